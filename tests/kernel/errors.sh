@@ -1,0 +1,63 @@
+#!/bin/bash
+# Each refused registration returns its error and leaves no breakpoint.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+bin=$TBIN/target
+target_start /tmp/t.out "$bin" -n 10 -k
+pid=$TPID
+work=$(sym_vaddr "$pid" "$bin" probed_work)
+orig=$(mem_bytes "$pid" "$work")
+
+refused() { # what errno pid vaddr
+	if sample_load "$3" "$4" 2>/dev/null; then
+		rmmod uprobe_example
+		echo "$1: registration succeeded"
+		exit 1
+	fi
+	expect_eq "$1: error" "$2" "$(sample_error)"
+	expect_eq "$1: target bytes" "$orig" "$(mem_bytes "$pid" "$work")"
+	echo "ok: $1: $2"
+}
+
+# A process that has exited but is not reaped yet: a zombie.
+bash -c 'sleep 0.1 & echo $! >/tmp/zombie; exec sleep 30' >/dev/null &
+parent=$!
+sleep 1
+zombie=$(cat /tmp/zombie)
+grep -q '^State:.*Z' "/proc/$zombie/status"
+
+data=$(printf '0x%x' $(( $(sym_vaddr "$pid" "$bin" probed_work) + \
+	$(nm "$bin" | awk '$3 == "probed_scale" { print "0x" $1 }') - \
+	$(nm "$bin" | awk '$3 == "probed_work" { print "0x" $1 }') )))
+stack=0x$(awk '/\[stack\]/ { split($1, r, "-"); print r[1]; exit }' "/proc/$pid/maps")
+
+refused "no such process" -3 999999 "$work"
+refused "pid 0" -3 0 "$work"
+refused "negative pid" -3 -5 "$work"
+refused "kernel thread" -3 2 "$work"
+refused "zombie" -3 "$zombie" "$work"
+refused "unmapped address" -22 "$pid" 0x1000
+refused "data (not executable)" -22 "$pid" "$data"
+refused "anonymous memory (stack)" -22 "$pid" "$stack"
+refused "kernel address" -22 "$pid" 0xffffffff81000000
+
+# An instruction the x86 analyser refuses (int3): its error, -ENOTSUPP.
+trap=$(sym_vaddr "$pid" "$bin" probed_trap)
+if sample_load "$pid" "$trap" 2>/dev/null; then
+	rmmod uprobe_example
+	echo "int3: registration succeeded"
+	exit 1
+fi
+expect_eq "int3: error" -524 "$(sample_error)"
+expect_eq "int3: bytes" cc "$(mem_bytes "$pid" "$trap" 1)"
+
+# After all that, a good registration still counts exactly.
+sample_load "$pid" "$work"
+target_go "$pid"
+wait_line /tmp/t.out '^checksum'
+expect_eq "hits after refusals" 10 "$(sample_hits)"
+expect_eq "bytes after unregister" "$orig" "$(mem_bytes "$pid" "$work")"
+target_go "$pid"
+wait
+kill "$parent"

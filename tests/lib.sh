@@ -1,0 +1,173 @@
+# Shared helpers for the test scripts (host and guest).  Source it.
+# shellcheck shell=bash
+
+TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$TESTS/../vm/lib.sh"
+TBIN=$B/tests
+SAMPLE_KO=$KOUT/samples/uprobes/uprobe_example.ko
+
+# Kernel log lines that fail a test wherever they appear.
+KLOG_BAD='WARNING:|BUG:|Oops|general protection|Kernel panic|lockdep|possible recursive locking|circular locking|KASAN|kmemleak|UBSAN|Call Trace:|RIP: '
+
+# The result lines every runner prints; run-all counts them.
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+skip() { echo "SKIP: $*"; }
+
+# ---- for tests ------------------------------------------------------------
+
+# Print the message and exit 1 unless the two values are equal.
+expect_eq() { # what expected actual
+	[ "$2" = "$3" ] && return 0
+	echo "  $1: expected '$2', got '$3'"
+	exit 1
+}
+
+# Start tests/target in the background with its output in $1; sets TPID.
+target_start() { # outfile target-args...
+	local out=$1 i
+	shift
+	"$@" >"$out" 2>&1 &
+	TPID=$!
+	for i in $(seq 100); do
+		grep -q '^ready' "$out" && return 0
+		sleep 0.05
+	done
+	echo "  target did not start: $(cat "$out")"
+	exit 1
+}
+
+# Tell a waiting target to go on (see tests/target.c).
+target_go() { kill -USR1 "$1"; }
+
+# Wait until the file has a line matching the pattern (5 s at most).
+wait_line() { # file pattern
+	local i
+	for i in $(seq 250); do
+		grep -q "$2" "$1" && return 0
+		sleep 0.02
+	done
+	echo "  no line '$2' in $1: $(cat "$1")"
+	exit 1
+}
+
+# The file offset of an ELF symbol (dynamic or static table).
+sym_offset() { # file symbol
+	local val
+	local strip='{ sub(/@.*/, "", $3) } $3 == s { print $1; exit }'
+	val=$(nm -D --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
+	[ -n "$val" ] || val=$(nm --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
+	[ -n "$val" ] || return 1
+	# virtual address -> file offset through the PT_LOAD that holds it
+	readelf -lW "$1" | gawk -v v=$((16#$val)) '
+		$1 == "LOAD" {
+			off = strtonum($2); va = strtonum($3); sz = strtonum($5)
+			if (v >= va && v < va + sz) { printf "%d\n", v - va + off; exit }
+		}'
+}
+
+# Where a file offset of a mapped file is in a process, from its maps.
+offset_vaddr() { # pid file offset
+	gawk -v f="$(readlink -f "$2")" -v o="$3" '
+		$6 == f && $2 ~ /x/ {
+			split($1, r, "-"); s = strtonum("0x" r[1]); e = strtonum("0x" r[2])
+			m = strtonum("0x" $3)
+			if (o >= m && o < m + e - s) { printf "0x%x\n", s + o - m; exit }
+		}' "/proc/$1/maps"
+}
+
+# The runtime address of a symbol in a process.
+sym_vaddr() { # pid file symbol
+	local off
+	off=$(sym_offset "$2" "$3") || return 1
+	offset_vaddr "$1" "$2" "$off"
+}
+
+# N bytes at a virtual address of a process, as hex.
+mem_bytes() { # pid vaddr [n]
+	dd if="/proc/$1/mem" bs="${3:-16}" count=1 iflag=skip_bytes \
+		skip=$(($2)) 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+
+# N bytes at an offset of a file, as hex.
+file_bytes() { # file offset [n]
+	dd if="$1" bs="${3:-16}" count=1 iflag=skip_bytes skip=$(($2)) \
+		2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+
+# Kernel log from a marker on: klog_mark prints a marker it wrote to the
+# log, klog_since prints the log lines after it (without timestamps).
+klog_mark() {
+	local m="uptest-mark-$$-$RANDOM$RANDOM"
+	echo "$m" >/dev/kmsg
+	echo "$m"
+}
+klog_since() { # marker
+	dmesg | sed -n "/$1/,\$p" | tail -n +2 | sed 's/^\[[ 0-9.]*\] //'
+}
+
+# ---- the sample module (samples/uprobes/uprobe_example.ko) ----------------
+
+# Load it on pid/vaddr; its status is insmod's.  Sets KMARK.
+sample_load() { # pid vaddr
+	KMARK=$(klog_mark)
+	insmod "$SAMPLE_KO" pid="$1" vaddr="$2"
+}
+
+# Unload it and print the hit count it logged.
+sample_hits() {
+	rmmod uprobe_example
+	klog_since "$KMARK" | sed -n 's/^Probepoint was hit \([0-9]*\) times$/\1/p'
+}
+
+# The errno uprobe_register_pid() returned, from the log of a failed load.
+sample_error() {
+	klog_since "$KMARK" | sed -n 's/^uprobe_register_pid() failed, returned \(-[0-9]*\)$/\1/p'
+}
+
+# Run the target with args, to the end, with the sample probing a symbol of
+# its binary (or of FILE, with sym=FILE:SYMBOL); print "HITS CHECKSUM-LINE".
+probed_run() { # binary symbol target-args...
+	local bin=$1 sym=$2 file=$1 out=/tmp/probed_run.out va
+	shift 2
+	case $sym in *:*) file=${sym%%:*}; sym=${sym#*:} ;; esac
+	target_start "$out" "$bin" "$@"
+	va=$(sym_vaddr "$TPID" "$file" "$sym")
+	sample_load "$TPID" "$va"
+	target_go "$TPID"
+	wait "$TPID"
+	echo "$(sample_hits) $(grep '^checksum' "$out")"
+}
+
+# The checksum line of an unprobed run.
+plain_run() { # binary target-args...
+	local out=/tmp/plain_run.out
+	target_start "$out" "$@"
+	target_go "$TPID"
+	wait "$TPID"
+	grep '^checksum' "$out"
+}
+
+# ---- tracefs, from the tracing directory (as ftracetest runs .tc files) ---
+
+# 0x-prefixed, 16 hex digits, as uprobe_events shows addresses.
+hex16() { printf '0x%016x' "$1"; }
+
+# The number of trace lines of an event.
+trace_count() { # event
+	grep -c " $1: (" trace || true
+}
+
+# Like ftracetest's check_error for uprobe_events, and the message must be
+# the expected one too.
+check_pid_error() { # command-with-^ message
+	ftrace_errlog_check trace_uprobe "$1" uprobe_events
+	grep -q "trace_uprobe: error: $2\$" error_log ||
+		{ echo "error_log lacks '$2':"; cat error_log; return 1; }
+}
+
+# The thread groups (from the record-tgid column) of an event's trace lines,
+# one a line; needs options/record-tgid set before the events were hit.
+trace_tgids() { # event
+	grep " $1: (" trace | sed -n 's/^.*( *\([0-9]*\)) \[[0-9]*\].*$/\1/p' | sort -u
+}

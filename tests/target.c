@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A probe target whose work is known in advance.
+ *
+ *   target [-n CALLS] [-t THREADS] [-f] [-k] [-l]
+ *
+ * Prints "ready <pid>" and waits for SIGUSR1.  Then each of THREADS threads
+ * calls probed_work() CALLS times (and, with -f, a forked child does the
+ * same), and it prints "checksum <sum> calls <total>".  With -k it then
+ * waits for another SIGUSR1 before exiting, so that its memory can be read.
+ * With -l each call of probed_work() is followed by one call of libc's
+ * getppid().
+ *
+ * probed_work() starts with a plain function entry, holds a rip-relative
+ * load at the label probed_riprel and a call at the label probed_call, so
+ * tests can probe each kind of instruction at a symbol.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static long calls = 1000;
+static int threads = 1;
+static int use_libc;
+unsigned long probed_scale = 2654435761UL;
+
+__attribute__((noinline)) unsigned long probed_mix(unsigned long x)
+{
+	return (x ^ (x >> 13)) * 31;
+}
+
+__attribute__((noinline)) unsigned long probed_work(unsigned long x)
+{
+	unsigned long r = probed_mix(x), s;
+
+	asm volatile(".globl probed_riprel\nprobed_riprel:\n\t"
+		     "mov probed_scale(%%rip), %0" : "=r"(s));
+	r *= s;
+	asm volatile(".globl probed_call\nprobed_call:\n\t"
+		     "call probed_mix" : "+D"(r) : : "rax", "rcx", "rdx",
+		     "rsi", "r8", "r9", "r10", "r11", "memory", "cc");
+	return r;
+}
+
+/* Never called: an instruction that uprobes refuses to probe. */
+asm(".globl probed_trap\n.type probed_trap, @function\n"
+    "probed_trap:\n\tint3\n\tret\n.size probed_trap, 2\n");
+
+static void *worker(void *arg)
+{
+	unsigned long sum = 0;
+	long i;
+
+	for (i = 0; i < calls; i++) {
+		sum += probed_work(i);
+		if (use_libc)
+			sum += getppid() != 0;
+	}
+	*(unsigned long *)arg = sum;
+	return NULL;
+}
+
+static unsigned long run_threads(void)
+{
+	pthread_t tid[64];
+	unsigned long part[64], sum = 0;
+	int i;
+
+	for (i = 0; i < threads; i++)
+		if (pthread_create(&tid[i], NULL, worker, &part[i]))
+			exit(2);
+	for (i = 0; i < threads; i++) {
+		pthread_join(tid[i], NULL);
+		sum += part[i];
+	}
+	return sum;
+}
+
+static void wait_usr1(sigset_t *set)
+{
+	int sig;
+
+	sigwait(set, &sig);
+}
+
+int main(int argc, char **argv)
+{
+	int opt, fork_child = 0, keep = 0;
+	unsigned long sum;
+	sigset_t set;
+	pid_t child = -1;
+
+	while ((opt = getopt(argc, argv, "n:t:fkl")) != -1) {
+		switch (opt) {
+		case 'n': calls = atol(optarg); break;
+		case 't': threads = atoi(optarg); break;
+		case 'f': fork_child = 1; break;
+		case 'k': keep = 1; break;
+		case 'l': use_libc = 1; break;
+		default:
+			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f] [-k] [-l]\n");
+			return 2;
+		}
+	}
+	if (threads < 1 || threads > 64)
+		return 2;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("ready %d\n", getpid());
+	wait_usr1(&set);
+	if (fork_child) {
+		child = fork();
+		if (child == 0) {
+			printf("child checksum %lu calls %ld\n", run_threads(),
+			       calls * threads);
+			if (keep)
+				wait_usr1(&set);
+			_exit(0);
+		}
+		waitpid(child, NULL, 0);
+	}
+	sum = run_threads();
+	printf("checksum %lu calls %ld\n", sum, calls * threads);
+	if (keep)
+		wait_usr1(&set);
+	return 0;
+}
