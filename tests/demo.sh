@@ -1,34 +1,31 @@
 #!/bin/bash
-# make demo: the seeds' workflow on a real program, in the VM.  Each command
-# is printed before its output.  `perf probe -p` is not there yet (it is the
-# perf issue); until then this writes the definition it will write, by hand,
-# to uprobe_events, and the rest is the real perf.
+# make demo: the seeds' workflow on a real program, in the VM, each command
+# printed before its output: two identical bash loops, one probed with
+# perf probe -p, perf record -a while both run, perf report.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-T=/sys/kernel/tracing
 run() { printf '\n$ %s\n' "$*"; "$@"; }
 
-# Two bash processes run the same loop; only the first is probed.
-loop='for i in $(seq 40); do echo $i >/dev/null; sleep 0.05; done'
-bash -c "sleep 1; $loop" &
+loop='for i in $(seq 30); do echo $i >/dev/null; sleep 0.1; done'
+rm -f /tmp/go /tmp/go2
+mkfifo /tmp/go /tmp/go2
+bash -c "read go </tmp/go; $loop" &
 target=$!
-bash -c "sleep 1; $loop" &
+bash -c "read go </tmp/go2; $loop" &
 bystander=$!
-bash_bin=$(readlink -f /bin/bash)
-off=$(sym_offset "$bash_bin" echo_builtin)
-vaddr=$(offset_vaddr "$target" "$bash_bin" "$off")
-event=p_${target}_echo_builtin
+echo "target: bash, pid $target; bystander: bash, pid $bystander, running the same loop"
 
-echo "target: bash pid $target; bystander: bash pid $bystander (same loop)"
-echo "echo_builtin: file offset $(printf '0x%x' "$off") of $bash_bin, at $vaddr in pid $target"
-echo "(perf probe -p $target echo_builtin@bash is the perf issue; its definition, by hand:)"
-run sh -c "echo 'p:probe/$event $target:$vaddr' >> $T/uprobe_events"
-run cat $T/uprobe_events
-run perf record -q -o /tmp/perf.data -e "probe:$event" -a -- sleep 4
-run cat $T/uprobe_profile
-run perf report -i /tmp/perf.data --stdio --sort comm,pid,dso,sym
-run perf script -i /tmp/perf.data -F comm,pid,event,ip,sym,dso | head -n 5
+run perf probe -p "$target" echo_builtin@bash
+run perf probe -p "$target" write@libc
+run cat /sys/kernel/tracing/uprobe_events
+run perf probe -l
+run perf record -q -o /tmp/perf.data -e "probe:p_${target}_echo_builtin" \
+	-e "probe:p_${target}_write" -a -- \
+	sh -c "echo go >/tmp/go; echo go >/tmp/go2; while kill -0 $target 2>/dev/null; do sleep 0.2; done"
+run perf report -i /tmp/perf.data --stdio --stdio-color never
+run perf report -i /tmp/perf.data --stdio --stdio-color never --sort comm,dso
+run sh -c "perf script -i /tmp/perf.data | head -n 6"
+run cat /sys/kernel/tracing/uprobe_profile
 wait
-run sh -c "echo '-:probe/$event' >> $T/uprobe_events"
-run cat $T/uprobe_events
+run perf probe -d "probe:p_${target}_*"

@@ -171,3 +171,31 @@ check_pid_error() { # command-with-^ message
 trace_tgids() { # event
 	grep " $1: (" trace | sed -n 's/^.*( *\([0-9]*\)) \[[0-9]*\].*$/\1/p' | sort -u
 }
+
+# ---- perf -------------------------------------------------------------------
+
+# Start a bash that waits for a line on a fifo, then runs echo N times
+# (once to /dev/null, so one write(2) each); sets BPID.  Bash from the
+# distribution: nobody here wrote it.
+bash_echo_start() { # fifo n
+	local words
+	rm -f "$1"
+	mkfifo "$1"
+	words=$(seq "$2" | tr '\n' ' ')
+	bash -c "read go <'$1'; for i in $words; do echo \$i >/dev/null; done" &
+	BPID=$!
+}
+
+# perf record -a the given events while a command runs; data in $1.
+perf_record_during() { # data events-csv command...
+	local data=$1 evs=$2 e args=()
+	shift 2
+	for e in ${evs//,/ }; do args+=(-e "$e"); done
+	perf record -q -o "$data" "${args[@]}" -a -- "$@" >/dev/null 2>&1
+}
+
+# How many samples of an event perf script shows, all from pid $3 if given.
+perf_count() { # data event [pid]
+	perf script -i "$1" -F pid,event 2>/dev/null |
+		awk -v e="$2:" -v p="${3:-}" '$2 == e && (p == "" || $1 == p) { n++ } END { print n + 0 }'
+}

@@ -1,0 +1,59 @@
+#!/bin/bash
+# perf probe -p: FUNC, FUNC@DSO, FUNC+OFF, 0xVADDR, %return, list, delete
+# All forms name the same places in our target; counts and return values
+# are exact; -l resolves each event back to symbol+offset@dso; -d removes
+# them; --dry-run writes nothing; a second probe on a function gets _1.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+N=50
+bin=$TBIN/target
+T=/sys/kernel/tracing
+target_start /tmp/f.out "$bin" -n $N -k
+p=$TPID
+cleanup() { perf probe -q -d "probe:p_${p}_*" 2>/dev/null || true; kill $p 2>/dev/null || true; }
+trap cleanup EXIT
+work=$(sym_vaddr $p "$bin" probed_work)
+riprel=$(sym_vaddr $p "$bin" probed_riprel)
+off=$((riprel - work))
+
+perf probe -n -p $p probed_work 2>&1 | tee /tmp/dry.out
+test -z "$(cat $T/uprobe_events)"
+
+perf probe -p $p probed_work
+perf probe -p $p probed_work@target
+perf probe -p $p "probed_work+$off"
+perf probe -p $p "$(printf '0x%x' $riprel)"
+perf probe -p $p 'probed_work%return' '$retval'
+cat $T/uprobe_events
+w16=$(hex16 $work)
+r16=$(hex16 $riprel)
+grep -qx "p:probe/p_${p}_probed_work $p:$w16" $T/uprobe_events
+grep -qx "p:probe/p_${p}_probed_work_1 $p:$w16" $T/uprobe_events
+grep -qx "p:probe/p_${p}_probed_work_2 $p:$r16" $T/uprobe_events
+grep -qx "p:probe/p_${p}_$r16 $p:$r16" $T/uprobe_events
+grep -qx "r:probe/p_${p}_probed_work__return $p:$w16 arg1=\$retval" $T/uprobe_events
+
+perf probe -l 'probe:p_*' | tee /tmp/list.out
+grep -q "p_${p}_probed_work .*(on probed_work+0@target in pid $p)" /tmp/list.out
+grep -q "p_${p}_probed_work_2 .*(on probed_work+$off@target in pid $p)" /tmp/list.out
+grep -q "p_${p}_$r16 .*(on probed_work+$off@target in pid $p)" /tmp/list.out
+
+evs=$(for e in probed_work probed_work_1 probed_work_2 $r16 probed_work__return; do printf 'probe:p_%s_%s,' $p $e; done)
+perf_record_during /tmp/pf.data "${evs%,}" sh -c "kill -USR1 $p; while ! grep -q ^checksum /tmp/f.out; do sleep 0.1; done"
+for e in probed_work probed_work_1 probed_work_2 $r16 probed_work__return; do
+	expect_eq "samples of p_${p}_$e" $N "$(perf_count /tmp/pf.data "probe:p_${p}_$e" $p)"
+done
+
+# the return values add up to the target's checksum
+sum=0
+for r in $(perf script -i /tmp/pf.data -F event,trace 2>/dev/null | awk -v e="probe:p_${p}_probed_work__return:" '$1 == e { sub(/.*arg1=/, ""); print }'); do
+	sum=$(( (sum + r) & 0xffffffffffffffff ))
+done
+expect_eq "sum of return values" "$(awk '/^checksum/ { print $2 }' /tmp/f.out)" "$(printf '%u' $sum)"
+
+perf probe -d "probe:p_${p}_*"
+test -z "$(cat $T/uprobe_events)"
+perf probe -l 2>&1 | grep -q "p_${p}_" && exit 1
+kill -USR1 $p
+wait $p
