@@ -1,8 +1,9 @@
 #!/bin/bash
-# perf probe -p: FUNC, FUNC@DSO, FUNC+OFF, 0xVADDR, %return, list, delete
-# All forms name the same places in our target; counts and return values
-# are exact; -l resolves each event back to symbol+offset@dso; -d removes
-# them; --dry-run writes nothing; a second probe on a function gets _1.
+# perf probe -p: FUNC, FUNC@DSO[+OFF], FUNC+OFF, 0xVADDR, %return, args, -F, -l, -d
+# All forms name the same places in our target; counts, return values and
+# debuginfo arguments are exact; -F lists its functions; -l resolves each
+# event back to symbol+offset@dso; -d removes them; --dry-run writes
+# nothing; a second probe on a function gets _1.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -19,12 +20,17 @@ off=$((riprel - work))
 
 perf probe -n -p $p probed_work 2>&1 | tee /tmp/dry.out
 test -z "$(cat $T/uprobe_events)"
+perf probe -p $p -F 'probed_*' | tee /tmp/funcs.out
+grep -qx probed_work /tmp/funcs.out
+grep -qx probed_mix /tmp/funcs.out
 
 perf probe -p $p probed_work
 perf probe -p $p probed_work@target
 perf probe -p $p "probed_work+$off"
 perf probe -p $p "$(printf '0x%x' $riprel)"
 perf probe -p $p 'probed_work%return' '$retval'
+perf probe -p $p "probed_work@$bin+$off"
+perf probe -p $p probed_mix x:u64
 cat $T/uprobe_events
 w16=$(hex16 $work)
 r16=$(hex16 $riprel)
@@ -33,17 +39,25 @@ grep -qx "p:probe/p_${p}_probed_work_1 $p:$w16" $T/uprobe_events
 grep -qx "p:probe/p_${p}_probed_work_2 $p:$r16" $T/uprobe_events
 grep -qx "p:probe/p_${p}_$r16 $p:$r16" $T/uprobe_events
 grep -qx "r:probe/p_${p}_probed_work__return $p:$w16 arg1=\$retval" $T/uprobe_events
+grep -qx "p:probe/p_${p}_probed_work_3 $p:$r16" $T/uprobe_events
+grep -q "^p:probe/p_${p}_probed_mix $p:0x[0-9a-f]* x_u64=%di:u64" $T/uprobe_events
 
 perf probe -l 'probe:p_*' | tee /tmp/list.out
 grep -q "p_${p}_probed_work .*(on probed_work+0@target in pid $p)" /tmp/list.out
 grep -q "p_${p}_probed_work_2 .*(on probed_work+$off@target in pid $p)" /tmp/list.out
 grep -q "p_${p}_$r16 .*(on probed_work+$off@target in pid $p)" /tmp/list.out
 
-evs=$(for e in probed_work probed_work_1 probed_work_2 $r16 probed_work__return; do printf 'probe:p_%s_%s,' $p $e; done)
+evs=$(for e in probed_work probed_work_1 probed_work_2 probed_work_3 $r16 probed_work__return probed_mix; do printf 'probe:p_%s_%s,' $p $e; done)
 perf_record_during /tmp/pf.data "${evs%,}" sh -c "kill -USR1 $p; while ! grep -q ^checksum /tmp/f.out; do sleep 0.1; done"
-for e in probed_work probed_work_1 probed_work_2 $r16 probed_work__return; do
+for e in probed_work probed_work_1 probed_work_2 probed_work_3 $r16 probed_work__return; do
 	expect_eq "samples of p_${p}_$e" $N "$(perf_count /tmp/pf.data "probe:p_${p}_$e" $p)"
 done
+expect_eq "samples of p_${p}_probed_mix" $((2 * N)) "$(perf_count /tmp/pf.data "probe:p_${p}_probed_mix" $p)"
+# probed_mix's argument x, from debuginfo: probed_work(i) calls it with i,
+# then with its own result, so every other call shows 0, 1, ... N-1
+perf script -i /tmp/pf.data -F event,trace 2>/dev/null |
+	awk -v e="probe:p_${p}_probed_mix:" '$1 == e && n++ % 2 == 0 { sub(/.*x_u64=/, ""); print }' >/tmp/x.got
+seq 0 $((N - 1)) | cmp - /tmp/x.got
 
 # the return values add up to the target's checksum
 sum=0
