@@ -1,7 +1,11 @@
 # Per-process uprobes on Linux 6.1: build, boot and test.
 #
 #   make test            build everything needed, boot QEMU, run all tests
+#   make test-debug      the same suite on a kernel with lockdep, kmemleak,
+#                        list and object debugging (build/kbuild-debug);
+#                        KASAN=1 adds KASAN (build/kbuild-debug-kasan)
 #   make demo            boot QEMU and run the perf probe -p workflow
+#   make bench           boot QEMU once, run the benchmarks, build/bench/report.md
 #   make export-patches  write build/linux's commits back to the series files
 #
 # Build output lives in build/ (ignored by git).
@@ -13,6 +17,8 @@ TOP    := $(CURDIR)
 B      := $(TOP)/build
 SRC    := $(B)/linux
 KOUT   := $(B)/kbuild
+KDOUT  := $(B)/kbuild-debug$(if $(KASAN),-kasan)
+KDFRAG := vm/kernel.config vm/kernel-debug.config $(if $(KASAN),vm/kernel-kasan.config)
 POUT   := $(B)/perf
 JOBS   ?= $(shell nproc)
 CCACHE := $(shell command -v ccache 2>/dev/null)
@@ -21,7 +27,7 @@ KCC    := $(if $(CCACHE),ccache gcc,gcc)
 export CCACHE_DIR ?= $(B)/ccache
 export CCACHE_MAXSIZE ?= 5G
 
-.PHONY: all deps tree kernel perf build test test-harness test-suite demo \
+.PHONY: all deps tree kernel kernel-debug perf build test test-debug demo bench \
 	export-patches checkpatch clean
 
 all: build
@@ -34,11 +40,19 @@ deps:
 tree: deps
 	@vm/tree
 
+# A kernel from the series: build-dir, config fragments.
+define build_kernel
+	@echo "== config: tinyconfig + $(2)"
+	@vm/kconfig $(SRC) $(1) $(2)
+	@echo "== kernel: $(1): bzImage and modules ($(JOBS) jobs, $(if $(CCACHE),ccache,no ccache))"
+	@$(MAKE) -s -C $(SRC) O=$(1) CC="$(KCC)" -j$(JOBS) bzImage modules
+endef
+
 kernel: tree
-	@echo "== config: tinyconfig + vm/kernel.config"
-	@vm/kconfig $(SRC) $(KOUT) vm/kernel.config
-	@echo "== kernel: bzImage and modules ($(JOBS) jobs, $(if $(CCACHE),ccache,no ccache))"
-	@$(MAKE) -s -C $(SRC) O=$(KOUT) CC="$(KCC)" -j$(JOBS) bzImage modules
+	$(call build_kernel,$(KOUT),vm/kernel.config)
+
+kernel-debug: tree
+	$(call build_kernel,$(KDOUT),$(KDFRAG))
 
 perf: tree
 	@echo "== perf: tools/perf -> build/perf/perf"
@@ -52,8 +66,15 @@ build: kernel perf
 test: build
 	@tests/run-all
 
+# Slower: the debug kernel boots in about a minute under TCG.
+test-debug: kernel-debug perf
+	@KOUT=$(KDOUT) TEST_TIMEOUT=1200 tests/run-all
+
 demo: build
 	@vm/run --timeout 300 -- tests/demo.sh
+
+bench: build
+	@tests/bench/run
 
 export-patches:
 	@vm/export-patches
@@ -62,4 +83,4 @@ checkpatch: tree
 	@vm/checkpatch
 
 clean:
-	rm -rf $(KOUT) $(POUT) $(B)/vm
+	rm -rf $(KOUT) $(KDOUT) $(POUT) $(B)/vm

@@ -40,10 +40,19 @@ target_start() { # outfile target-args...
 # Tell a waiting target to go on (see tests/target.c).
 target_go() { kill -USR1 "$1"; }
 
-# Wait until the file has a line matching the pattern (5 s at most).
-wait_line() { # file pattern
+# Let a target started with -k do its work and exit.
+target_finish() { # pid outfile
+	target_go "$1"
+	wait_line "$2" '^checksum' 60
+	target_go "$1"
+	wait "$1"
+}
+
+# Wait until the file has a line matching the pattern (5 s, or the given
+# number of seconds, at most).
+wait_line() { # file pattern [seconds]
 	local i
-	for i in $(seq 250); do
+	for i in $(seq $((${3:-5} * 50))); do
 		grep -q "$2" "$1" && return 0
 		sleep 0.02
 	done
@@ -198,4 +207,43 @@ perf_record_during() { # data events-csv command...
 perf_count() { # data event [pid]
 	perf script -i "$1" -F pid,event 2>/dev/null |
 		awk -v e="$2:" -v p="${3:-}" '$2 == e && (p == "" || $1 == p) { n++ } END { print n + 0 }'
+}
+
+# ---- make bench -------------------------------------------------------------
+
+# The median of the numbers on stdin, one a line (the mean of the middle
+# two for an even count); nothing for no numbers.
+median() {
+	sort -g | awk '{ v[NR] = $1 }
+		END { if (NR) print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# ---- seeded fuzzing: set RANDOM=SEED first; no $(...) around these, as a
+# subshell would take its own random numbers ---------------------------------
+
+# Set REPLY to one of the arguments, at random.
+pick() {
+	local a=("$@")
+	REPLY=${a[RANDOM % $#]}
+}
+
+# Set REPLY to N random printable characters without blanks.
+garbage() { # n
+	local chars='abcxyz019:%@$+-_/()[]{}=.,;*&^!~"<>|?#' i s=
+	for ((i = 0; i < $1; i++)); do
+		s+=${chars:RANDOM % ${#chars}:1}
+	done
+	REPLY=$s
+}
+
+# Set REPLY to an element of the first array, or one time in four of the
+# second; @I@ in it becomes the line's number.
+choose() { # good-array bad-array i
+	local -n good=$1 bad=$2
+	if ((RANDOM % 4)); then
+		REPLY=${good[RANDOM % ${#good[@]}]}
+	else
+		REPLY=${bad[RANDOM % ${#bad[@]}]}
+	fi
+	REPLY=${REPLY//@I@/$3}
 }

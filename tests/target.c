@@ -2,14 +2,16 @@
 /*
  * A probe target whose work is known in advance.
  *
- *   target [-n CALLS] [-t THREADS] [-f] [-k] [-l]
+ *   target [-n CALLS] [-t THREADS] [-f] [-k] [-l] [-d SECONDS] [-x] [-g]
  *
- * Prints "ready <pid>" and waits for SIGUSR1.  Then each of THREADS threads
- * calls probed_work() CALLS times (and, with -f, a forked child does the
- * same), and it prints "checksum <sum> calls <total>".  With -k it then
- * waits for another SIGUSR1 before exiting, so that its memory can be read.
- * With -l each call of probed_work() is followed by one call of libc's
- * getppid().
+ * Prints "ready <pid>" and waits for SIGUSR1 (not with -g).  Then each of
+ * THREADS threads calls probed_work() CALLS times (and, with -f, a forked
+ * child does the same), and it prints "checksum <sum> calls <total>".
+ * With -d it repeats that round until SECONDS have passed or a SIGUSR1
+ * came, then prints "rounds <n>".  With -x it then execs itself once more (with -g, without
+ * -x, -d or -f).  With -k it then waits for another SIGUSR1 before exiting,
+ * so that its memory can be read.  With -l each call of probed_work() is
+ * followed by one call of libc's getppid().
  *
  * probed_work() starts with a plain function entry, holds a rip-relative
  * load at the label probed_riprel and a call at the label probed_call, so
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static long calls = 1000;
@@ -86,22 +89,68 @@ static void wait_usr1(sigset_t *set)
 	sigwait(set, &sig);
 }
 
+/* Whether a SIGUSR1 is pending; it is consumed if so. */
+static int got_usr1(sigset_t *set)
+{
+	sigset_t pending;
+
+	sigpending(&pending);
+	if (!sigismember(&pending, SIGUSR1))
+		return 0;
+	wait_usr1(set);
+	return 1;
+}
+
+/* One round: the threads' work, and with fork_child a child's first. */
+static void round_once(int fork_child, int keep, sigset_t *set)
+{
+	pid_t child;
+
+	if (fork_child) {
+		child = fork();
+		if (child == 0) {
+			printf("child checksum %lu calls %ld\n", run_threads(),
+			       calls * threads);
+			if (keep)
+				wait_usr1(set);
+			_exit(0);
+		}
+		waitpid(child, NULL, 0);
+	}
+	printf("checksum %lu calls %ld\n", run_threads(), calls * threads);
+}
+
+static void exec_self(char *self)
+{
+	char n[32], t[32];
+	char *args[] = { self, "-g", "-n", n, "-t", t, NULL };
+
+	snprintf(n, sizeof(n), "%ld", calls);
+	snprintf(t, sizeof(t), "%d", threads);
+	execv("/proc/self/exe", args);
+	perror("execv");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	int opt, fork_child = 0, keep = 0;
-	unsigned long sum;
+	int opt, fork_child = 0, keep = 0, go = 0, re_exec = 0;
+	long seconds = 0, rounds = 0;
+	struct timespec start, now;
 	sigset_t set;
-	pid_t child = -1;
 
-	while ((opt = getopt(argc, argv, "n:t:fkl")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:fkld:xg")) != -1) {
 		switch (opt) {
 		case 'n': calls = atol(optarg); break;
 		case 't': threads = atoi(optarg); break;
 		case 'f': fork_child = 1; break;
 		case 'k': keep = 1; break;
 		case 'l': use_libc = 1; break;
+		case 'd': seconds = atol(optarg); break;
+		case 'x': re_exec = 1; break;
+		case 'g': go = 1; break;
 		default:
-			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f] [-k] [-l]\n");
+			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
 			return 2;
 		}
 	}
@@ -112,20 +161,18 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ready %d\n", getpid());
-	wait_usr1(&set);
-	if (fork_child) {
-		child = fork();
-		if (child == 0) {
-			printf("child checksum %lu calls %ld\n", run_threads(),
-			       calls * threads);
-			if (keep)
-				wait_usr1(&set);
-			_exit(0);
-		}
-		waitpid(child, NULL, 0);
-	}
-	sum = run_threads();
-	printf("checksum %lu calls %ld\n", sum, calls * threads);
+	if (!go)
+		wait_usr1(&set);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		round_once(fork_child, keep && !seconds, &set);
+		rounds++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec - start.tv_sec < seconds && !got_usr1(&set));
+	if (seconds)
+		printf("rounds %ld\n", rounds);
+	if (re_exec)
+		exec_self(argv[0]);
 	if (keep)
 		wait_usr1(&set);
 	return 0;

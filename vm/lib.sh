@@ -4,7 +4,7 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$TOP/build
 SRC=$B/linux
-KOUT=$B/kbuild
+KOUT=${KOUT:-$B/kbuild}	# build/kbuild-debug for make test-debug
 POUT=$B/perf
 
 say() { printf '== %s\n' "$*"; }

@@ -13,12 +13,14 @@ refused() { # expected-message perf-probe-args...
 	perf probe "$@" >/tmp/err.out 2>&1 || rc=$?
 	cat /tmp/err.out
 	[ $rc != 0 ] || { echo "perf probe $*: succeeded"; exit 1; }
-	grep -q "$want" /tmp/err.out || { echo "perf probe $*: no '$want'"; exit 1; }
+	grep -qe "$want" /tmp/err.out || { echo "perf probe $*: no '$want'"; exit 1; }
 	test -z "$(cat $T/uprobe_events)"
 }
 
 refused "no process with pid 999999" -p 999999 probed_work
 refused "no process with pid 0" -p 0 probed_work
+refused "no process with pid -1" -p -1 probed_work
+refused '-p takes a process ID, not "12x"' -p 12x probed_work
 refused "nosuchfunc.* not found" -p $p nosuchfunc
 refused 'no DSO matches "nosuchlib" in pid' -p $p write@nosuchlib
 refused "libc.so.6" -p $p write@nosuchlib
