@@ -4,6 +4,7 @@
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$TESTS/../vm/lib.sh"
 TBIN=$B/tests
+TRACING=/sys/kernel/tracing
 SAMPLE_KO=$KOUT/samples/uprobes/uprobe_example.ko
 
 # Kernel log lines that fail a test wherever they appear.
@@ -90,6 +91,20 @@ sym_vaddr() { # pid file symbol
 	local off
 	off=$(sym_offset "$2" "$3") || return 1
 	offset_vaddr "$1" "$2" "$off"
+}
+
+# Where a target's probed_scale (in .data, not executable) is, from the load
+# bias of its probed_work; as 0x-hex.
+scale_vaddr() { # pid target-binary
+	local link
+	link=$(nm "$2" | awk '$3 == "probed_scale" { s = $1 } $3 == "probed_work" { w = $1 }
+		END { print "0x" s " - 0x" w }')
+	printf '0x%x\n' $(($(sym_vaddr "$1" "$2" probed_work) + link))
+}
+
+# The lowest address of a process's stack, as 0x-hex.
+stack_vaddr() { # pid
+	awk '/\[stack\]/ { split($1, r, "-"); print "0x" r[1]; exit }' "/proc/$1/maps"
 }
 
 # N bytes at a virtual address of a process, as hex.

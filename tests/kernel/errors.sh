@@ -27,10 +27,8 @@ sleep 1
 zombie=$(cat /tmp/zombie)
 grep -q '^State:.*Z' "/proc/$zombie/status"
 
-data=$(printf '0x%x' $(( $(sym_vaddr "$pid" "$bin" probed_work) + \
-	$(nm "$bin" | awk '$3 == "probed_scale" { print "0x" $1 }') - \
-	$(nm "$bin" | awk '$3 == "probed_work" { print "0x" $1 }') )))
-stack=0x$(awk '/\[stack\]/ { split($1, r, "-"); print r[1]; exit }' "/proc/$pid/maps")
+data=$(scale_vaddr "$pid" "$bin")
+stack=$(stack_vaddr "$pid")
 
 refused "no such process" -3 999999 "$work"
 refused "pid 0" -3 0 "$work"

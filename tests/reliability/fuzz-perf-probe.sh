@@ -9,7 +9,6 @@ set -eu
 
 SEED=${FUZZ_SEED:-1}
 COUNT=${FUZZ_RUNS:-100}
-TRACING=/sys/kernel/tracing
 bin=$TBIN/target
 RANDOM=$SEED
 

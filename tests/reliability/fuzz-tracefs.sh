@@ -14,14 +14,12 @@ set -eu
 
 SEED=${FUZZ_SEED:-1}
 COUNT=${FUZZ_LINES:-1500}
-TRACING=/sys/kernel/tracing
 bin=$TBIN/target
 RANDOM=$SEED
 
 # ---- the processes and addresses the definitions point at -----------------
 
 setup() {
-	local data
 	target_start /tmp/fuzz-own.out "$bin" -n 1 -k
 	OWN=$TPID
 	target_start /tmp/fuzz-other.out "$bin" -n 1 -k
@@ -30,10 +28,8 @@ setup() {
 	GONE=$!
 	wait "$GONE"
 	ENTRY=$(sym_vaddr "$OWN" "$bin" probed_work)
-	data=$(nm "$bin" | awk '$3 == "probed_scale" { print $1 }')
-	data=$((ENTRY - 16#$(nm "$bin" | awk '$3 == "probed_work" { print $1 }') + 16#$data))
-	DATA=$(printf '0x%x' "$data")
-	STACK=0x$(awk '/\[stack\]/ { split($1, r, "-"); print r[1]; exit }' "/proc/$OWN/maps")
+	DATA=$(scale_vaddr "$OWN" "$bin")
+	STACK=$(stack_vaddr "$OWN")
 	ANON=0x$(awk '$6 == "" { split($1, r, "-"); print r[1]; exit }' "/proc/$OWN/maps")
 	LONGNAME=$(printf 'n%.0s' $(seq 80))
 	LONGARG=$(printf 'x%.0s' $(seq 4200))

@@ -5,7 +5,6 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-TRACING=/sys/kernel/tracing
 bin=$TBIN/target
 
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --)

@@ -154,7 +154,6 @@ total_ops() {
 setup() {
 	rm -rf "$W"
 	mkdir -p "$W"
-	TRACING=/sys/kernel/tracing
 	WORK_OFF=$(sym_offset "$bin" probed_work)
 	SHORT_SUM=$("$bin" -g -n 50 -t 2 | sed -n 's/^checksum //p')
 	MAIN_SUM=$("$bin" -g -n 2000 -t 8 -l | sed -n 's/^checksum //p')
