@@ -110,13 +110,18 @@ stack_vaddr() { # pid
 # N bytes at a virtual address of a process, as hex.
 mem_bytes() { # pid vaddr [n]
 	dd if="/proc/$1/mem" bs="${3:-16}" count=1 iflag=skip_bytes \
-		skip=$(($2)) 2>/dev/null | od -An -tx1 | tr -d ' \n'
+		skip=$(($2)) 2>/dev/null | hex_bytes
 }
 
 # N bytes at an offset of a file, as hex.
 file_bytes() { # file offset [n]
 	dd if="$1" bs="${3:-16}" count=1 iflag=skip_bytes skip=$(($2)) \
-		2>/dev/null | od -An -tx1 | tr -d ' \n'
+		2>/dev/null | hex_bytes
+}
+
+# Standard input as one string of hex digits (od -v: repeated lines too).
+hex_bytes() {
+	od -An -v -tx1 | tr -d ' \n'
 }
 
 # Kernel log from a marker on: klog_mark prints a marker it wrote to the

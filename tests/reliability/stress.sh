@@ -6,6 +6,7 @@
 # sessions start and are killed.  Runs until STRESS_SECONDS (120) pass or
 # STRESS_OPS (10000) operations are done, then checks that every result
 # was right, every event is gone and no probed address holds a stray byte.
+# STRESS_FORM=path churns 6.1's PATH:OFFSET probes instead of PID:VADDR.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -22,7 +23,7 @@ SYMS="probed_work probed_riprel probed_call probed_mix"
 # caller says it expects one.  Returns the write's status.
 op() { # id file text [expect-fail]
 	local rc=0
-	echo "$3" >>"$TRACING/$2" 2>/dev/null || rc=1
+	{ echo "$3" >>"$TRACING/$2"; } 2>/dev/null || rc=1
 	OPS=$((OPS + 1))
 	if [ "$rc" = 1 ] && [ -z "${4:-}" ]; then
 		echo "$2 <- $3" >>"$W/err.$1"
@@ -44,8 +45,8 @@ churn() { # id
 	OPS=0
 	while [ ! -e "$W/stop" ]; do
 		j=0
-		for a in $ADDRS; do
-			op "$id" uprobe_events "p:stress/c${id}_$j $MPID:$a" || true
+		for a in $POINTS; do
+			op "$id" uprobe_events "p:stress/c${id}_$j $a" || true
 			j=$((j + 1))
 		done
 		for e in $(seq 0 $((j - 1))); do
@@ -151,6 +152,17 @@ total_ops() {
 
 # ---- setup, run, checks ---------------------------------------------------
 
+# A churn loops' probe point: PID:VADDR in the long-running target or, with
+# STRESS_FORM=path, 6.1's PATH:OFFSET on the same instruction (to tell the
+# per-process layer from the engine under it).
+point() { # file symbol
+	if [ "${STRESS_FORM:-pid}" = path ]; then
+		printf '%s:0x%x\n' "$1" "$(sym_offset "$1" "$2")"
+	else
+		echo "$MPID:$(sym_vaddr "$MPID" "$1" "$2")"
+	fi
+}
+
 setup() {
 	rm -rf "$W"
 	mkdir -p "$W"
@@ -159,8 +171,7 @@ setup() {
 	MAIN_SUM=$("$bin" -g -n 2000 -t 8 -l | sed -n 's/^checksum //p')
 	target_start "$W/main.out" "$bin" -n 2000 -t 8 -l -f -d 100000 -k
 	MPID=$TPID
-	ADDRS=$(for s in $SYMS; do sym_vaddr "$MPID" "$bin" "$s"; done)
-	ADDRS="$ADDRS $(sym_vaddr "$MPID" "$libc" getppid)"
+	POINTS=$(for s in $SYMS; do point "$bin" "$s"; done; point "$libc" getppid)
 	perf probe -q -p "$MPID" probed_mix
 	target_go "$MPID"
 	wait_line "$W/main.out" '^checksum' 60
@@ -189,6 +200,12 @@ run_loops() {
 # Every result line of the long-running target is the unprobed one.
 check_main() {
 	local r
+	if ! kill -0 "$MPID" 2>/dev/null; then
+		wait "$MPID" && r=0 || r=$?
+		echo "  main target exited during the run, status $r: $(tail -3 "$W/main.out")"
+		head -5 "$W"/err.*
+		exit 1
+	fi
 	target_go "$MPID"
 	wait_line "$W/main.out" '^rounds' 120
 	ROUNDS=$(sed -n 's/^rounds //p' "$W/main.out")
@@ -223,7 +240,8 @@ main() {
 	target_go "$MPID"
 	wait "$MPID"
 	errs=$(cat "$W"/err.* 2>/dev/null | wc -l)
-	echo "stress: $(total_ops) operations in ${ELAPSED}s: 3 churn loops," \
+	echo "stress: $(total_ops) operations in ${ELAPSED}s: 3 churn loops" \
+		"(${STRESS_FORM:-pid} form)," \
 		"$(cat "$W/procs") short-lived targets, $(cat "$W/sessions") perf" \
 		"record sessions; main target: $ROUNDS rounds, all results right;" \
 		"unexpected errors: $errs"
