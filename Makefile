@@ -7,6 +7,7 @@
 #   make demo            boot QEMU and run the perf probe -p workflow
 #   make bench           boot QEMU once, run the benchmarks, build/bench/report.md
 #   make export-patches  write build/linux's commits back to the series files
+#   make check-series    build and boot each prefix of the kernel series
 #
 # Build output lives in build/ (ignored by git).
 
@@ -21,14 +22,17 @@ KDOUT  := $(B)/kbuild-debug$(if $(KASAN),-kasan)
 KDFRAG := vm/kernel.config vm/kernel-debug.config $(if $(KASAN),vm/kernel-kasan.config)
 POUT   := $(B)/perf
 JOBS   ?= $(shell nproc)
-CCACHE := $(shell command -v ccache 2>/dev/null)
-KCC    := $(if $(CCACHE),ccache gcc,gcc)
+# vm/deps installs ccache before anything is compiled, so the compiler
+# command is the same on a fresh machine and on the next run: deciding it
+# from whether ccache was already there when make started would rebuild
+# everything once it is.
+KCC    := ccache gcc
 
 export CCACHE_DIR ?= $(B)/ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps tree kernel kernel-debug perf build test test-debug demo bench \
-	export-patches checkpatch clean
+	export-patches check-series checkpatch clean
 
 all: build
 
@@ -44,7 +48,7 @@ tree: deps
 define build_kernel
 	@echo "== config: tinyconfig + $(2)"
 	@vm/kconfig $(SRC) $(1) $(2)
-	@echo "== kernel: $(1): bzImage and modules ($(JOBS) jobs, $(if $(CCACHE),ccache,no ccache))"
+	@echo "== kernel: $(1): bzImage and modules ($(JOBS) jobs, ccache)"
 	@$(MAKE) -s -C $(SRC) O=$(1) CC="$(KCC)" -j$(JOBS) bzImage modules
 endef
 
@@ -84,6 +88,9 @@ export-patches:
 
 checkpatch: tree
 	@vm/checkpatch
+
+check-series: tree
+	@vm/check-series
 
 clean:
 	rm -rf $(KOUT) $(KDOUT) $(POUT) $(B)/vm
