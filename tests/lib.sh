@@ -149,9 +149,9 @@ sample_hits() {
 	klog_since "$KMARK" | sed -n 's/^Probepoint was hit \([0-9]*\) times$/\1/p'
 }
 
-# The errno uprobe_register_pid() returned, from the log of a failed load.
+# The errno pid_uprobe_register() returned, from the log of a failed load.
 sample_error() {
-	klog_since "$KMARK" | sed -n 's/^uprobe_register_pid() failed, returned \(-[0-9]*\)$/\1/p'
+	klog_since "$KMARK" | sed -n 's/^pid_uprobe_register() failed, returned \(-[0-9]*\)$/\1/p'
 }
 
 # Run the target with args, to the end, with the sample probing a symbol of

@@ -2,11 +2,13 @@
 /*
  * A probe target whose work is known in advance.
  *
- *   target [-n CALLS] [-t THREADS] [-f] [-k] [-l] [-d SECONDS] [-x] [-g]
+ *   target [-n CALLS] [-t THREADS] [-f] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]
  *
  * Prints "ready <pid>" and waits for SIGUSR1 (not with -g).  Then each of
  * THREADS threads calls probed_work() CALLS times (and, with -f, a forked
- * child does the same), and it prints "checksum <sum> calls <total>".
+ * child does the same first; with -v, then a vfork child calls it CALLS
+ * times and the parent prints "vfork checksum <sum> calls <CALLS>"), and it
+ * prints "checksum <sum> calls <total>".
  * With -d it repeats that round until SECONDS have passed or a SIGUSR1
  * came, then prints "rounds <n>".  With -x it then execs itself once more (with -g, without
  * -x, -d or -f).  With -k it then waits for another SIGUSR1 before exiting,
@@ -28,6 +30,7 @@
 static long calls = 1000;
 static int threads = 1;
 static int use_libc;
+static unsigned long vfork_sum;
 unsigned long probed_scale = 2654435761UL;
 
 __attribute__((noinline)) unsigned long probed_mix(unsigned long x)
@@ -101,8 +104,22 @@ static int got_usr1(sigset_t *set)
 	return 1;
 }
 
-/* One round: the threads' work, and with fork_child a child's first. */
-static void round_once(int fork_child, int keep, sigset_t *set)
+/* What a vfork child does: CALLS calls on the parent's stack. */
+static __attribute__((noinline)) void vfork_work(void)
+{
+	unsigned long sum = 0;
+	long i;
+
+	for (i = 0; i < calls; i++)
+		sum += probed_work(i);
+	vfork_sum = sum;
+}
+
+/*
+ * One round: the threads' work, with fork_child a child's first, and with
+ * vfork_child a vfork child's before it.
+ */
+static void round_once(int fork_child, int vfork_child, int keep, sigset_t *set)
 {
 	pid_t child;
 
@@ -116,6 +133,15 @@ static void round_once(int fork_child, int keep, sigset_t *set)
 			_exit(0);
 		}
 		waitpid(child, NULL, 0);
+	}
+	if (vfork_child) {
+		child = vfork();
+		if (child == 0) {
+			vfork_work();
+			_exit(0);
+		}
+		waitpid(child, NULL, 0);
+		printf("vfork checksum %lu calls %ld\n", vfork_sum, calls);
 	}
 	printf("checksum %lu calls %ld\n", run_threads(), calls * threads);
 }
@@ -134,23 +160,24 @@ static void exec_self(char *self)
 
 int main(int argc, char **argv)
 {
-	int opt, fork_child = 0, keep = 0, go = 0, re_exec = 0;
+	int opt, fork_child = 0, vfork_child = 0, keep = 0, go = 0, re_exec = 0;
 	long seconds = 0, rounds = 0;
 	struct timespec start, now;
 	sigset_t set;
 
-	while ((opt = getopt(argc, argv, "n:t:fkld:xg")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:fvkld:xg")) != -1) {
 		switch (opt) {
 		case 'n': calls = atol(optarg); break;
 		case 't': threads = atoi(optarg); break;
 		case 'f': fork_child = 1; break;
+		case 'v': vfork_child = 1; break;
 		case 'k': keep = 1; break;
 		case 'l': use_libc = 1; break;
 		case 'd': seconds = atol(optarg); break;
 		case 'x': re_exec = 1; break;
 		case 'g': go = 1; break;
 		default:
-			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
+			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
 			return 2;
 		}
 	}
@@ -165,7 +192,7 @@ int main(int argc, char **argv)
 		wait_usr1(&set);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
-		round_once(fork_child, keep && !seconds, &set);
+		round_once(fork_child, vfork_child, keep && !seconds, &set);
 		rounds++;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec - start.tv_sec < seconds && !got_usr1(&set));

@@ -40,15 +40,28 @@ refused "data (not executable)" -22 "$pid" "$data"
 refused "anonymous memory (stack)" -22 "$pid" "$stack"
 refused "kernel address" -22 "$pid" 0xffffffff81000000
 
-# An instruction the x86 analyser refuses (int3): its error, -ENOTSUPP.
+# A trap instruction (int3) in the file cannot be probed: -EOPNOTSUPP.
 trap=$(sym_vaddr "$pid" "$bin" probed_trap)
 if sample_load "$pid" "$trap" 2>/dev/null; then
 	rmmod uprobe_example
 	echo "int3: registration succeeded"
 	exit 1
 fi
-expect_eq "int3: error" -524 "$(sample_error)"
+expect_eq "int3: error" -95 "$(sample_error)"
 expect_eq "int3: bytes" cc "$(mem_bytes "$pid" "$trap" 1)"
+
+# A debugger's breakpoint at the address: -EBUSY, and it stays the
+# debugger's.
+byte=$("$TBIN/poke" "$pid" "$work")
+if sample_load "$pid" "$work" 2>/dev/null; then
+	rmmod uprobe_example
+	echo "debugger's int3: registration succeeded"
+	exit 1
+fi
+expect_eq "debugger's int3: error" -16 "$(sample_error)"
+expect_eq "debugger's int3: bytes" cc "$(mem_bytes "$pid" "$work" 1)"
+expect_eq "debugger's int3: taken back" cc "$("$TBIN/poke" "$pid" "$work" "$byte")"
+expect_eq "debugger's int3: target bytes" "$orig" "$(mem_bytes "$pid" "$work")"
 
 # After all that, a good registration still counts exactly.
 sample_load "$pid" "$work"
