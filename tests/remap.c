@@ -4,8 +4,8 @@
  *
  *   remap LIBRARY CALLS
  *
- * Loads LIBRARY, prints "lib <address of probed_lib>" and "ready <pid>" and
- * waits for SIGUSR1; calls probed_lib() CALLS times and prints "sum1 <sum>".
+ * Loads LIBRARY, prints "lib <address of lib_probed>" and "ready <pid>" and
+ * waits for SIGUSR1; calls lib_probed() CALLS times and prints "sum1 <sum>".
  * Then unloads it, keeps the range it was mapped at busy with an anonymous
  * PROT_NONE mapping, loads it again (so at another address), prints "lib
  * <address>" and "moved", waits for SIGUSR1, makes the same calls, prints
@@ -47,7 +47,7 @@ static void *load(const char *path, fn_t *fn)
 		fprintf(stderr, "dlopen: %s\n", dlerror());
 		exit(1);
 	}
-	*fn = (fn_t)dlsym(h, "probed_lib");
+	*fn = (fn_t)dlsym(h, "lib_probed");
 	if (!*fn)
 		die("dlsym");
 	printf("lib %p\n", (void *)*fn);
