@@ -31,20 +31,6 @@ wait_file() { # file
 	exit 1
 }
 
-# Start the target so that it gets pid $1 again; sets TPID.
-start_with_pid() { # pid outfile
-	local try
-	for try in 1 2 3 4 5; do
-		echo $(($1 - 1)) >/proc/sys/kernel/ns_last_pid
-		target_start "$2" "$bin" -n $N -k
-		[ "$TPID" != "$1" ] || return 0
-		kill "$TPID"
-		wait "$TPID" || true
-	done
-	echo "could not start a process with pid $1 again"
-	exit 2
-}
-
 target_start /tmp/r1.out "$bin" -n $N -k
 old=$TPID
 pids+=" $old"
@@ -57,7 +43,7 @@ wait_file $H/waiting
 kill $old
 wait $old || true
 
-start_with_pid $old /tmp/r2.out
+target_start_pid $old /tmp/r2.out "$bin" -n $N -k
 new=$TPID
 expect_eq "probed_work of the new process" "$va" "$(sym_vaddr $new "$bin" probed_work)"
 touch $H/go
