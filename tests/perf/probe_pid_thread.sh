@@ -1,7 +1,7 @@
 #!/bin/bash
 # perf probe -p TID: a thread id names its process.  The event is named
-# after the thread group, placed in it, says so, and counts the calls of
-# the process exactly.
+# after the thread group, placed in it, says so (and "Added new event"
+# names the process), and counts the calls of the process exactly.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -18,7 +18,7 @@ trap cleanup EXIT
 perf probe -p "$tid" lib_probed@libprobed >/tmp/t.add 2>&1
 cat /tmp/t.add
 grep -qx "Thread $tid is in process $p: probing process $p." /tmp/t.add
-grep -q "probe:p_${p}_lib_probed" /tmp/t.add
+grep -q "^  probe:p_${p}_lib_probed (on lib_probed in $lib in pid $p)$" /tmp/t.add
 expect_eq uprobe_events "p:probe/p_${p}_lib_probed $p:$(hex16 "$(sym_vaddr $p "$lib" lib_probed)")" \
 	"$(cat $T/uprobe_events)"
 
