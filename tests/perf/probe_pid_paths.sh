@@ -47,7 +47,7 @@ va=$(sym_vaddr $p /tmp/del/libprobed.so lib_probed)
 rm /tmp/del/libprobed.so
 cp "$TBIN/libprobed-b.so" /tmp/del/libprobed.so
 grep -q ' /tmp/del/libprobed.so (deleted)$' /proc/$p/maps
-perf probe -p $p lib_probed@libprobed
+perf probe -p $p lib_probed@libprobed.so
 expect_eq "uprobe_events (deleted)" "p:probe/p_${p}_lib_probed $p:$(hex16 "$va")" "$(cat $T/uprobe_events)"
 perf_record_during /tmp/pd.data "probe:p_${p}_lib_probed" \
 	sh -c "kill -USR1 $p; while ! grep -q ^checksum /tmp/d.out; do sleep 0.1; done"
