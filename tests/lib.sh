@@ -38,6 +38,23 @@ target_start() { # outfile target-args...
 	exit 1
 }
 
+# Like target_start, for a process that must get the given pid again (a
+# pid freed since): ns_last_pid is set before each of a few tries.  Exits
+# 2 (skip) if the pid keeps going to other processes.
+target_start_pid() { # pid outfile target-args...
+	local pid=$1 try
+	shift
+	for try in 1 2 3 4 5; do
+		echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid
+		target_start "$@"
+		[ "$TPID" != "$pid" ] || return 0
+		kill "$TPID"
+		wait "$TPID" || true
+	done
+	echo "could not start a process with pid $pid again"
+	exit 2
+}
+
 # Tell a waiting target to go on (see tests/target.c).
 target_go() { kill -USR1 "$1"; }
 

@@ -3,7 +3,8 @@
 # All forms name the same places in our target; counts, return values and
 # debuginfo arguments are exact; -F lists its functions; -l resolves each
 # event back to symbol+offset@dso; -d removes them; --dry-run writes
-# nothing; a second probe on a function gets _1.
+# nothing; a second probe on a function is refused as with -x, and with
+# -f gets _1.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -25,11 +26,17 @@ grep -qx probed_work /tmp/funcs.out
 grep -qx probed_mix /tmp/funcs.out
 
 perf probe -p $p probed_work
-perf probe -p $p probed_work@target
-perf probe -p $p "probed_work+$off"
+rc=0
+perf probe -p $p probed_work@target >/tmp/dup.out 2>&1 || rc=$?
+cat /tmp/dup.out
+[ $rc != 0 ]
+grep -q "Error: event \"p_${p}_probed_work\" already exists" /tmp/dup.out
+expect_eq "events after a refused duplicate" 1 "$(wc -l <$T/uprobe_events)"
+perf probe -f -p $p probed_work@target
+perf probe -f -p $p "probed_work+$off"
 perf probe -p $p "$(printf '0x%x' $riprel)"
 perf probe -p $p 'probed_work%return' '$retval'
-perf probe -p $p "probed_work@$bin+$off"
+perf probe -f -p $p "probed_work@$bin+$off"
 perf probe -p $p probed_mix x:u64
 cat $T/uprobe_events
 w16=$(hex16 $work)
