@@ -136,6 +136,25 @@ file_bytes() { # file offset [n]
 		2>/dev/null | hex_bytes
 }
 
+# A tmpfs at DIR with a copy of FILE in it, for a target on a filesystem
+# that a test then unmounts.
+tmpfs_copy() { # dir file
+	mkdir -p "$1"
+	mount -t tmpfs uptest "$1"
+	cp "$2" "$1/"
+}
+
+# Unmount DIR.  A probe drops what it holds of a process from a work item
+# run shortly after the process is gone, so this gives it up to 5 s.
+umount_soon() { # dir
+	local i
+	for i in $(seq 50); do
+		umount "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	umount "$1"
+}
+
 # Standard input as one string of hex digits (od -v: repeated lines too).
 hex_bytes() {
 	od -An -v -tx1 | tr -d ' \n'

@@ -1,7 +1,8 @@
 #!/bin/bash
 # A probe belongs to its process: it never fires after exec, never in a
 # forked child (whose inherited breakpoint is dropped), never in a new
-# process that got the same pid; unregistering after exit is clean.
+# process that got the same pid; unregistering after exit is clean; once
+# the process is gone the probe no longer holds its file.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
@@ -51,3 +52,16 @@ target_go "$TPID"
 wait "$TPID"
 expect_eq "pid reuse: hits" 300 "$(sample_hits)"
 echo "ok: exit and pid reuse"
+
+# exit lets the file go: with the module still loaded and its probe still
+# registered, the filesystem the target ran from unmounts.
+mnt=/tmp/uptest-release
+tmpfs_copy "$mnt" "$bin"
+target_start /tmp/u.out "$mnt/target" -n 200
+p=$TPID
+sample_load "$p" "$(offset_vaddr "$p" "$mnt/target" "$off")"
+target_go "$p"
+wait "$p"
+umount_soon "$mnt"
+expect_eq "release: hits" 200 "$(sample_hits)"
+echo "ok: exit releases the file"
