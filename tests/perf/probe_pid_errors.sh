@@ -15,7 +15,7 @@ probe_refused "nosuchfunc.* not found" -p $p nosuchfunc
 probe_refused 'no DSO matches "nosuchlib" in pid' -p $p write@nosuchlib
 probe_refused "libc.so.6" -p $p write@nosuchlib
 probe_refused "0x1000 is not in an executable file mapping of pid $p" -p $p 0x1000
-probe_refused "cannot be used with -x" -p $p -x /bin/bash echo_builtin
+probe_refused "cannot be used with -m" -p $p -m foo probed_work
 # an unprivileged user may not look into root's process
 rc=0
 setpriv --reuid=65534 --regid=65534 --clear-groups perf probe -p $p probed_work >/tmp/err.out 2>&1 || rc=$?
