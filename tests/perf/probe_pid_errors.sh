@@ -16,6 +16,9 @@ probe_refused 'no DSO matches "nosuchlib" in pid' -p $p write@nosuchlib
 probe_refused "libc.so.6" -p $p write@nosuchlib
 probe_refused "0x1000 is not in an executable file mapping of pid $p" -p $p 0x1000
 probe_refused "cannot be used with -m" -p $p -m foo probed_work
+# with the usage of both options, as for other misused options
+expect_eq "usage lines of -p -m" "    -p, --pid <pid>       probe in this process only: FUNC[@DSO][+OFF|%return] or 0xVADDR
+    -m, --module <modname|path>" "$(grep -e '^    -[pm], ' /tmp/refused.out)"
 # an unprivileged user may not look into root's process
 rc=0
 setpriv --reuid=65534 --regid=65534 --clear-groups perf probe -p $p probed_work >/tmp/err.out 2>&1 || rc=$?
