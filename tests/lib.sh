@@ -251,6 +251,18 @@ bash_echo_start() { # fifo n
 	BPID=$!
 }
 
+# perf probe with the arguments must fail, say the message (a grep -e
+# pattern) and leave no uprobe event; its output is shown.
+probe_refused() { # expected-message perf-probe-args...
+	local want=$1 rc=0
+	shift
+	perf probe "$@" >/tmp/refused.out 2>&1 || rc=$?
+	cat /tmp/refused.out
+	[ $rc != 0 ] || { echo "perf probe $*: succeeded"; exit 1; }
+	grep -qe "$want" /tmp/refused.out || { echo "perf probe $*: no '$want'"; exit 1; }
+	expect_eq "uprobe_events after perf probe $*" "" "$(cat $TRACING/uprobe_events)"
+}
+
 # perf record -a the given events while a command runs; data in $1.
 perf_record_during() { # data events-csv command...
 	local data=$1 evs=$2 e args=()

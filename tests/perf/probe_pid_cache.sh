@@ -39,6 +39,8 @@ cache_file() { # binary
 probe -p $p --cache probed_work
 expect_eq "status of -p --cache" 1 $((RC != 0))
 grep -q -- "-p cannot be used with --cache" /tmp/pc.out
+expect_eq "usage lines of -p --cache" "    -p, --pid <pid>
+        --cache" "$(grep -oe '^    -p, --pid <pid>' -e '^        --cache' /tmp/pc.out)"
 expect_eq "uprobe_events after -p --cache" "" "$(cat $T/uprobe_events)"
 perf probe --cache -l >/tmp/pc.list 2>&1 || true
 ! grep -q "$p:" /tmp/pc.list || { cat /tmp/pc.list; exit 1; }

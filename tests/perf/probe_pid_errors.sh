@@ -7,25 +7,18 @@ T=/sys/kernel/tracing
 target_start /tmp/e.out "$TBIN/target" -n 1 -k
 p=$TPID
 
-refused() { # expected-message perf-probe-args...
-	local want=$1 rc=0
-	shift
-	perf probe "$@" >/tmp/err.out 2>&1 || rc=$?
-	cat /tmp/err.out
-	[ $rc != 0 ] || { echo "perf probe $*: succeeded"; exit 1; }
-	grep -qe "$want" /tmp/err.out || { echo "perf probe $*: no '$want'"; exit 1; }
-	test -z "$(cat $T/uprobe_events)"
-}
-
-refused "no process with pid 999999" -p 999999 probed_work
-refused "no process with pid 0" -p 0 probed_work
-refused "no process with pid -1" -p -1 probed_work
-refused '-p takes a process ID, not "12x"' -p 12x probed_work
-refused "nosuchfunc.* not found" -p $p nosuchfunc
-refused 'no DSO matches "nosuchlib" in pid' -p $p write@nosuchlib
-refused "libc.so.6" -p $p write@nosuchlib
-refused "0x1000 is not in an executable file mapping of pid $p" -p $p 0x1000
-refused "cannot be used with -x" -p $p -x /bin/bash echo_builtin
+probe_refused "no process with pid 999999" -p 999999 probed_work
+probe_refused "no process with pid 0" -p 0 probed_work
+probe_refused "no process with pid -1" -p -1 probed_work
+probe_refused '-p takes a process ID, not "12x"' -p 12x probed_work
+probe_refused "nosuchfunc.* not found" -p $p nosuchfunc
+probe_refused 'no DSO matches "nosuchlib" in pid' -p $p write@nosuchlib
+probe_refused "libc.so.6" -p $p write@nosuchlib
+probe_refused "0x1000 is not in an executable file mapping of pid $p" -p $p 0x1000
+probe_refused "cannot be used with -m" -p $p -m foo probed_work
+# with the usage of both options, as for other misused options
+expect_eq "usage lines of -p -m" "    -p, --pid <pid>       probe in this process only: FUNC[@DSO][+OFF|%return] or 0xVADDR
+    -m, --module <modname|path>" "$(grep -e '^    -[pm], ' /tmp/refused.out)"
 # an unprivileged user may not look into root's process
 rc=0
 setpriv --reuid=65534 --regid=65534 --clear-groups perf probe -p $p probed_work >/tmp/err.out 2>&1 || rc=$?
