@@ -9,13 +9,18 @@ pid=$TPID
 work=$(sym_vaddr "$pid" "$bin" probed_work)
 orig=$(mem_bytes "$pid" "$work")
 
-refused() { # what errno pid vaddr
+# Loading the sample on pid/vaddr fails with errno.
+load_fails() { # what errno pid vaddr
 	if sample_load "$3" "$4" 2>/dev/null; then
 		rmmod uprobe_example
 		echo "$1: registration succeeded"
 		exit 1
 	fi
 	expect_eq "$1: error" "$2" "$(sample_error)"
+}
+
+refused() { # what errno pid vaddr
+	load_fails "$@"
 	expect_eq "$1: target bytes" "$orig" "$(mem_bytes "$pid" "$work")"
 	echo "ok: $1: $2"
 }
@@ -42,23 +47,13 @@ refused "kernel address" -22 "$pid" 0xffffffff81000000
 
 # A trap instruction (int3) in the file cannot be probed: -EOPNOTSUPP.
 trap=$(sym_vaddr "$pid" "$bin" probed_trap)
-if sample_load "$pid" "$trap" 2>/dev/null; then
-	rmmod uprobe_example
-	echo "int3: registration succeeded"
-	exit 1
-fi
-expect_eq "int3: error" -95 "$(sample_error)"
+load_fails int3 -95 "$pid" "$trap"
 expect_eq "int3: bytes" cc "$(mem_bytes "$pid" "$trap" 1)"
 
 # A debugger's breakpoint at the address: -EBUSY, and it stays the
 # debugger's.
 byte=$("$TBIN/poke" "$pid" "$work")
-if sample_load "$pid" "$work" 2>/dev/null; then
-	rmmod uprobe_example
-	echo "debugger's int3: registration succeeded"
-	exit 1
-fi
-expect_eq "debugger's int3: error" -16 "$(sample_error)"
+load_fails "debugger's int3" -16 "$pid" "$work"
 expect_eq "debugger's int3: bytes" cc "$(mem_bytes "$pid" "$work" 1)"
 expect_eq "debugger's int3: taken back" cc "$("$TBIN/poke" "$pid" "$work" "$byte")"
 expect_eq "debugger's int3: target bytes" "$orig" "$(mem_bytes "$pid" "$work")"
