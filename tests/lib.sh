@@ -85,12 +85,43 @@ sym_offset() { # file symbol
 	val=$(nm -D --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
 	[ -n "$val" ] || val=$(nm --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
 	[ -n "$val" ] || return 1
-	# virtual address -> file offset through the PT_LOAD that holds it
-	readelf -lW "$1" | gawk -v v=$((16#$val)) '
+	vaddr_offset "$1" $((16#$val))
+}
+
+# The file offset of an ELF virtual address, through the PT_LOAD that
+# holds it (in its file part).
+vaddr_offset() { # file vaddr
+	readelf -lW "$1" | gawk -v v=$(($2)) '
 		$1 == "LOAD" {
 			off = strtonum($2); va = strtonum($3); sz = strtonum($5)
 			if (v >= va && v < va + sz) { printf "%d\n", v - va + off; exit }
 		}'
+}
+
+# Where a file offset of a file is in a process's private writable
+# mappings of it, one address a line, as 0x-hex.
+offset_data_vaddrs() { # pid file offset
+	gawk -v f="$(readlink -f "$2")" -v o="$3" '
+		$6 == f && $2 ~ /^rw-p/ {
+			split($1, r, "-"); s = strtonum("0x" r[1]); e = strtonum("0x" r[2])
+			m = strtonum("0x" $3)
+			if (o >= m && o < m + e - s) printf "0x%x\n", s + o - m
+		}' "/proc/$1/maps"
+}
+
+# A field (Location, Base, Semaphore) of an SDT marker of a file.
+sdt_field() { # file marker field
+	readelf -n "$1" | gawk -v m="$2" -v f="$3:" '
+		$1 == "Name:" { name = $2 }
+		name == m { for (i = 1; i < NF; i++) if ($i == f) {
+			v = $(i + 1); sub(/,$/, "", v); printf "0x%x\n", strtonum(v); exit } }'
+}
+
+# The 16-bit counter at a virtual address of a process, as a number.
+mem_u16() { # pid vaddr
+	local x
+	x=$(mem_bytes "$1" "$2" 2)
+	echo $((16#${x:2:2}${x:0:2}))
 }
 
 # Where a file offset of a mapped file is in a process, from its maps.
@@ -174,9 +205,9 @@ klog_since() { # marker
 # ---- the sample module (samples/uprobes/uprobe_example.ko) ----------------
 
 # Load it on pid/vaddr; its status is insmod's.  Sets KMARK.
-sample_load() { # pid vaddr
+sample_load() { # pid vaddr [param=value...]
 	KMARK=$(klog_mark)
-	insmod "$SAMPLE_KO" pid="$1" vaddr="$2"
+	insmod "$SAMPLE_KO" pid="$1" vaddr="$2" "${@:3}"
 }
 
 # Unload it and print the hit count it logged.

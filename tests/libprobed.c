@@ -8,7 +8,11 @@
  *
  * lib_step() is inlined into lib_even() and lib_odd(): a spec with two
  * addresses, each hit by half of the calls of lib_probed().
+ *
+ * lib_semaphore is where an SDT semaphore is: in the file's writable data.
  */
+__attribute__((section(".probes"), used)) unsigned short lib_semaphore;
+
 #ifdef PADDED
 __attribute__((noinline, used)) void lib_padding(void)
 {

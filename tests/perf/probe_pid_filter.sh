@@ -31,7 +31,10 @@ grep -q "^  probe_target:probed_work *(on probed_work.* in $(readlink -f "$bin")
 
 perf probe -l -p $p >/tmp/fl.list 2>&1
 cat /tmp/fl.list
-expect_eq "perf probe -l -p $p" "  probe:p_${p}_probed_work (on probed_work+0@target in pid $p)" \
+# as the -x probe at the same place is listed, and its process
+file=$(readlink -f "$bin")
+xplace=$(sed -n 's/^  probe_target:probed_work *//p' /tmp/fl.all)
+expect_eq "perf probe -l -p $p" "  probe:p_${p}_probed_work ${xplace/ in $file/ in $file in pid $p}" \
 	"$(sed 's/  */ /g; s/^ /  /' /tmp/fl.list)"
 
 perf probe -p $q -d 'probe*:*'

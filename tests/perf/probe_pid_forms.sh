@@ -50,9 +50,12 @@ grep -qx "p:probe/p_${p}_probed_work_3 $p:$r16" $T/uprobe_events
 grep -q "^p:probe/p_${p}_probed_mix $p:0x[0-9a-f]* x_u64=%di:u64" $T/uprobe_events
 
 perf probe -l 'probe:p_*' | tee /tmp/list.out
-grep -q "p_${p}_probed_work .*(on probed_work+0@target in pid $p)" /tmp/list.out
-grep -q "p_${p}_probed_work_2 .*(on probed_work+$off@target in pid $p)" /tmp/list.out
-grep -q "p_${p}_$r16 .*(on probed_work+$off@target in pid $p)" /tmp/list.out
+listed() { # event
+	sed -n "s/^ *probe:p_${p}_$1 *//p" /tmp/list.out
+}
+listed probed_work | grep -q "^(on probed_work@.* in $(readlink -f "$bin") in pid $p)\$"
+listed probed_work_2 | grep -q "^(on probed_work[+:].* in $(readlink -f "$bin") in pid $p)\$"
+expect_eq "listing of the same address" "$(listed probed_work_2)" "$(listed "$r16")"
 
 evs=$(for e in probed_work probed_work_1 probed_work_2 probed_work_3 $r16 probed_work__return probed_mix; do printf 'probe:p_%s_%s,' $p $e; done)
 perf_record_during /tmp/pf.data "${evs%,}" sh -c "kill -USR1 $p; while ! grep -q ^checksum /tmp/f.out; do sleep 0.1; done"
