@@ -118,7 +118,7 @@ grep -qx "p:sdt_python/p_${b}_import__find__load__start $b:0x[0-9a-f]*($(sdt_fie
 	$TRACING/uprobe_events || { cat $TRACING/uprobe_events; exit 1; }
 perf probe -q -d "sdt_python:p_${b}_*"
 probe_refused "no DSO of pid $a has SDT event sdt_python:no_such_marker" -p $a sdt_python:no_such_marker
-probe_refused "has no argument arg7 (it has arg1..arg1)" -p $a 'sdt_python:gc__start arg7'
+probe_refused "has no argument arg7 (it has: arg1)" -p $a 'sdt_python:gc__start arg7'
 probe_refused "has no argument nosuch" -p $a 'sdt_python:gc__start nosuch:string'
 
 target_go $a
