@@ -117,6 +117,14 @@ sdt_field() { # file marker field
 			v = $(i + 1); sub(/,$/, "", v); printf "0x%x\n", strtonum(v); exit } }'
 }
 
+# Start Debian's python3.11 on tests/pywork.py CALLS GCS and wait for its
+# "ready"; sets TPID.
+pywork_start() { # outfile calls gcs
+	"$(readlink -f /usr/bin/python3.11)" -S "$TESTS/pywork.py" "$2" "$3" >"$1" 2>&1 &
+	TPID=$!
+	wait_line "$1" '^ready' 60
+}
+
 # The 16-bit counter at a virtual address of a process, as a number.
 mem_u16() { # pid vaddr
 	local x

@@ -11,18 +11,13 @@ py=$(readlink -f /usr/bin/python3.11)
 loc=$(sdt_field "$py" function__entry Location)
 sem=$(sdt_field "$py" function__entry Semaphore)
 
-py_start() { # outfile
-	"$py" -S "$TESTS/pywork.py" 5 0 >"$1" 2>&1 &
-	TPID=$!
-	wait_line "$1" '^ready' 60
-}
 sems() {
 	echo "$(mem_u16 "$a" "$sem") $(mem_u16 "$b" "$sem")"
 }
 
-py_start /tmp/sa.out
+pywork_start /tmp/sa.out 5 0
 a=$TPID
-py_start /tmp/sb.out
+pywork_start /tmp/sb.out 5 0
 b=$TPID
 trap 'kill $a $b 2>/dev/null || true' EXIT
 

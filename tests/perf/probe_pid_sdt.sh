@@ -27,16 +27,11 @@ sem_value() { # pid marker
 	mem_u16 "$1" "$(sdt_field "$py" "$2" Semaphore)"
 }
 
-py_start() { # outfile
-	"$py" -S "$script" $CALLS $GCS >"$1" 2>&1 &
-	PYPID=$!
-	wait_line "$1" '^ready' 60
-}
 
-py_start /tmp/sdt_a.out
-a=$PYPID
-py_start /tmp/sdt_b.out
-b=$PYPID
+pywork_start /tmp/sdt_a.out $CALLS $GCS
+a=$TPID
+pywork_start /tmp/sdt_b.out $CALLS $GCS
+b=$TPID
 
 for m in function__entry function__return line gc__start; do
 	expect_eq "$m semaphores before" "0 0" "$(sem_value $a $m) $(sem_value $b $m)"
