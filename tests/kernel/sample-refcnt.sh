@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 
 py=$(readlink -f /usr/bin/python3.11)
-[ -x "$py" ] || { echo "no /usr/bin/python3.11"; exit 2; }
+[ -x "$py" ] || { echo "no /usr/bin/python3.11 (vm/deps installs it)"; exit 1; }
 loc=$(sdt_field "$py" function__entry Location)
 sem=$(sdt_field "$py" function__entry Semaphore)
 

@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 
 py=$(readlink -f /usr/bin/python3.11)
-[ -x "$py" ] || { echo "no /usr/bin/python3.11"; exit 2; }
+[ -x "$py" ] || skip_test "no /usr/bin/python3.11"
 rm -f /tmp/go.py
 mkfifo /tmp/go.py
 "$py" -c 'open("/tmp/go.py").read()

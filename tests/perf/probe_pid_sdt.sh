@@ -9,9 +9,9 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 
 py=$(readlink -f /usr/bin/python3.11)
-[ -x "$py" ] || { echo "no /usr/bin/python3.11"; exit 2; }
+[ -x "$py" ] || skip_test "no /usr/bin/python3.11"
 readelf -n "$py" | grep -q 'Name: function__entry' ||
-	{ echo "$py has no SDT markers"; exit 2; }
+	skip_test "$py has no SDT markers"
 script=$TESTS/pywork.py
 CALLS=40
 GCS=7
