@@ -31,4 +31,72 @@ refused "Permission denied" sh -c "echo 'p:x $p:$va' >> $TRACING/dynamic_events"
 refused "No permission to write tracefs" perf probe -p "$p" probed_work
 echo "ok: nobody cannot add a per-process probe, even on its own process"
 
+# A user whom tracefs lets write uprobe_events (a group given write access,
+# as a tracefs mounted with gid= and a chmod would) probes only what it
+# may ptrace: its own process, not root's nor another user's.  The kernel's
+# ptrace check refuses it, with its error_log entry; nothing is added.
+TG=4242
+GROUP=(setpriv --reuid=65534 --regid=65534 --groups="$TG" --)
+GRANTED=(. uprobe_events dynamic_events error_log)
+SAVED=()
+
+# Give group TG read and write on tracefs and the files (what a tracefs
+# mounted with gid= and mode= gives), or give back what they had.
+group_access() { # grant|revoke
+	local f i=0
+	for f in "${GRANTED[@]}"; do
+		if [ "$1" = grant ]; then
+			SAVED+=("$(stat -c '%g %a' "$TRACING/$f")")
+			chgrp "$TG" "$TRACING/$f"
+			chmod g+rwX "$TRACING/$f"
+		else
+			chgrp "${SAVED[i]% *}" "$TRACING/$f"
+			chmod "${SAVED[i]#* }" "$TRACING/$f"
+			i=$((i + 1))
+		fi
+	done
+}
+
+# The group user's write of a definition is refused by the ptrace check.
+group_refused() { # file definition
+	local rc=0
+	"${GROUP[@]}" bash -c "echo '$2' >> $TRACING/$1" >/tmp/perm.out 2>&1 || rc=$?
+	sed 's/^/  | /' /tmp/perm.out
+	[ "$rc" != 0 ] || { echo "  '$2' into $1: accepted from the group user"; exit 1; }
+	grep -q "Operation not permitted" /tmp/perm.out ||
+		{ echo "  '$2': not refused with EPERM"; exit 1; }
+	grep -q "error: Not permitted to ptrace this process" "$TRACING/error_log" ||
+		{ echo "  '$2': no error_log entry"; cat "$TRACING/error_log"; exit 1; }
+	echo >"$TRACING/error_log"
+	expect_eq "uprobe_events after '$2'" "" "$(cat "$TRACING/uprobe_events")"
+}
+
+group_access grant
+trap 'group_access revoke' EXIT
+
+# its own process: accepted, so the file permissions let it write
+"${GROUP[@]}" sh -c "echo 'p:grp_own $p:$va' >> $TRACING/uprobe_events"
+expect_eq "the group user's probe on its own process" \
+	"p:uprobes/grp_own $p:$(hex16 "$va")" "$(cat "$TRACING/uprobe_events")"
+echo "-:grp_own" >>"$TRACING/uprobe_events"
+
+# root's process and another user's
+target_start /tmp/perm-root.out "$bin" -n 1 -k
+rootp=$TPID
+target_start /tmp/perm-other.out setpriv --reuid=65533 --regid=65533 --clear-groups -- \
+	"$bin" -n 1 -k
+otherp=$TPID
+for q in $rootp $otherp; do
+	qva=$(sym_vaddr "$q" "$bin" probed_work)
+	group_refused uprobe_events "p:grp_x $q:$qva"
+	group_refused dynamic_events "p:grp_x $q:$qva"
+	group_refused uprobe_events "r:grp_x $q:$qva"
+done
+echo "ok: a group allowed to write uprobe_events probes its own process only"
+
+target_finish "$rootp" /tmp/perm-root.out
+target_finish "$otherp" /tmp/perm-other.out
+group_access revoke
+trap - EXIT
+
 target_finish "$p" /tmp/perm-target.out
