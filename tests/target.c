@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 static long calls = 1000;
+#define MAX_THREADS 128
 static int threads = 1;
 static int use_libc;
 static unsigned long vfork_sum;
@@ -71,8 +72,8 @@ static void *worker(void *arg)
 
 static unsigned long run_threads(void)
 {
-	pthread_t tid[64];
-	unsigned long part[64], sum = 0;
+	pthread_t tid[MAX_THREADS];
+	unsigned long part[MAX_THREADS], sum = 0;
 	int i;
 
 	for (i = 0; i < threads; i++)
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (threads < 1 || threads > 64)
+	if (threads < 1 || threads > MAX_THREADS)
 		return 2;
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
