@@ -263,6 +263,12 @@ plain_run() { # binary target-args...
 # 0x-prefixed, 16 hex digits, as uprobe_events shows addresses.
 hex16() { printf '0x%016x' "$1"; }
 
+# An event's hits in uprobe_profile (the tracing directory's, or the file
+# given).
+uprobe_hits() { # event [uprobe_profile]
+	awk -v e="$1" '$2 == e { print $3 }' "${2:-uprobe_profile}"
+}
+
 # The number of trace lines of an event.
 trace_count() { # event
 	grep -c " $1: (" trace || true

@@ -31,10 +31,6 @@ events() {
 	sed -n 's/^[pr]:probe\/\([^ ]*\) .*/\1/p' $T/uprobe_events | sort
 }
 
-hits() { # event
-	awk -v e="$1" '$2 == e { print $3 }' $T/uprobe_profile
-}
-
 define_p() {
 	perf probe -q -p $p probed_work
 	perf probe -q -p $p probed_mix
@@ -48,9 +44,9 @@ echo 1 >$T/events/probe/enable
 target_go $p
 wait_line /tmp/pd1.out '^checksum'
 echo 0 >$T/events/probe/enable
-expect_eq "hits of p_${p}_probed_work" 10 "$(hits p_${p}_probed_work)"
-expect_eq "hits of p_${p}_probed_mix" 20 "$(hits p_${p}_probed_mix)"
-expect_eq "hits of p_${p}_probed_work__return" 10 "$(hits p_${p}_probed_work__return)"
+expect_eq "hits of p_${p}_probed_work" 10 "$(uprobe_hits p_${p}_probed_work $T/uprobe_profile)"
+expect_eq "hits of p_${p}_probed_mix" 20 "$(uprobe_hits p_${p}_probed_mix $T/uprobe_profile)"
+expect_eq "hits of p_${p}_probed_work__return" 10 "$(uprobe_hits p_${p}_probed_work__return $T/uprobe_profile)"
 
 # an enabled one among them: none deleted, and perf says why
 echo 1 >$T/events/probe/p_${p}_probed_mix/enable

@@ -62,7 +62,7 @@ churn() { # id
 
 # The hit count uprobe_profile shows for an event.
 profile_hits() { # event
-	awk -v e="$1" '$2 == e { print $3 }' "$TRACING/uprobe_profile"
+	uprobe_hits "$1" "$TRACING/uprobe_profile"
 }
 
 # One short-lived target, probed at probed_work, in one of four ways:
