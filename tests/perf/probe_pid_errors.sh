@@ -15,6 +15,18 @@ probe_refused "nosuchfunc.* not found" -p $p nosuchfunc
 probe_refused 'no DSO matches "nosuchlib" in pid' -p $p write@nosuchlib
 probe_refused "libc.so.6" -p $p write@nosuchlib
 probe_refused "0x1000 is not in an executable file mapping of pid $p" -p $p 0x1000
+# an argument the kernel refuses: its error_log entry, the caret at the
+# argument; not perf's guess that the kernel is older than 3.14
+probe_refused "The kernel refused it: Invalid register name" -p $p probed_work %zz
+grep -qx "  Command: p:probe/p_${p}_probed_work $p:0x[0-9a-f]* %zz" /tmp/refused.out
+cmd=$(grep '^  Command: ' /tmp/refused.out)
+expect_eq "caret of the refused argument" $((${#cmd} - 3)) \
+	"$(grep -A1 '^  Command: ' /tmp/refused.out | tail -1 | sed 's/\^$//' | tr -d '\n' | wc -c)"
+if grep -q "upgrade your kernel" /tmp/refused.out; then
+	echo "perf says the kernel is too old"
+	exit 1
+fi
+probe_refused "The kernel refused it: Dereference brace is not closed" -p $p probed_work "+0(%sp"
 probe_refused "cannot be used with -m" -p $p -m foo probed_work
 # with the usage of both options, as for other misused options
 expect_eq "usage lines of -p -m" "    -p, --pid <pid>       probe in this process only: FUNC[@DSO][+OFF|%return] or 0xVADDR
