@@ -27,6 +27,15 @@ if grep -q "upgrade your kernel" /tmp/refused.out; then
 	exit 1
 fi
 probe_refused "The kernel refused it: Dereference brace is not closed" -p $p probed_work "+0(%sp"
+# a point of only a lazy pattern or a line: refused, not a crash
+probe_refused "A probe point needs a function, a source file or an address" -p $p ';'
+probe_refused "A probe point needs a function, a source file or an address" -p $p ':10'
+# a point not found says so with arguments too, and a label with an
+# argument is found as without
+probe_refused "Probe point 'nosuchfunc:3' not found" -p $p nosuchfunc:3 '$comm'
+perf probe -q -p $p probed_call '$comm'
+grep -q "^p:probe/p_${p}_probed_call $p:0x[0-9a-f]* arg1=\$comm$" $T/uprobe_events
+perf probe -q -d "probe:p_${p}_probed_call"
 probe_refused "cannot be used with -m" -p $p -m foo probed_work
 # with the usage of both options, as for other misused options
 expect_eq "usage lines of -p -m" "    -p, --pid <pid>       probe in this process only: FUNC[@DSO][+OFF|%return] or 0xVADDR

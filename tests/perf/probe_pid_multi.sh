@@ -30,6 +30,13 @@ want=$(sed -n 's/^p:[^ ]* [^ ]*:\(0x[0-9a-f]*\)$/\1/p' /tmp/m.def |
 	while read -r off; do echo "$(hex16 "$(offset_vaddr $p "$lib" $((off)))")"; done | sort)
 expect_eq "addresses -x gives" 2 "$(echo "$want" | wc -l)"
 
+# lib_even is exported, so libprobed.so has a PLT stub lib_even@plt: a
+# return probe goes on lib_even only, not on the stub too
+perf probe -x "$lib" -D lib_even%return | tee /tmp/m.ret
+expect_eq "file offsets of lib_even%return" "$(sym_offset "$lib" lib_even)" \
+	"$(sed -n 's/^r:[^ ]* [^ ]*:\(0x[0-9a-f]*\)$/\1/p' /tmp/m.ret |
+		while read -r off; do echo $((off)); done)"
+
 echo "p:probe/p_${p}_lib_step_1 vfs_read" >>$T/kprobe_events
 rc=0
 perf probe -p $p lib_step@libprobed >/tmp/m.err 2>&1 || rc=$?
