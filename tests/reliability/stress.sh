@@ -1,16 +1,18 @@
 #!/bin/bash
 # Stress: while a target with 8 threads (and a forked child each round)
 # hits per-process probes without pause, several shells add, enable,
-# disable and delete events on it; short-lived targets are probed and
-# exit, exit before their probe is enabled, fork and exec; perf record
-# sessions start and are killed.  Runs until STRESS_SECONDS (120) pass or
-# STRESS_OPS (10000) operations are done, then checks that every result
-# was right, every event is gone and no probed address holds a stray byte.
+# disable and delete events on it, return probes among them; short-lived
+# targets are probed and exit, exit before their probe is enabled, fork
+# and exec; perf record sessions, two at a time on two events (one a
+# return probe), start and are killed.  Runs until STRESS_OPS (10000)
+# operations are done or STRESS_SECONDS (180) pass, then checks that every
+# result was right, every event is gone and no probed address holds a
+# stray byte.
 # STRESS_FORM=path churns 6.1's PATH:OFFSET probes instead of PID:VADDR.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-DUR=${STRESS_SECONDS:-120}
+DUR=${STRESS_SECONDS:-180}
 MAXOPS=${STRESS_OPS:-10000}
 W=/tmp/stress
 bin=$TBIN/target
@@ -39,20 +41,25 @@ unexpected() { # id message
 }
 
 # Add, enable, disable and delete one event on each probed address of the
-# long-running target; several of these loops share the addresses.
+# long-running target, and a return probe on each function entry among
+# them; several of these loops share the addresses.
 churn() { # id
-	local id=$1 a e j
+	local id=$1 a e n
 	OPS=0
 	while [ ! -e "$W/stop" ]; do
-		j=0
+		n=0
 		for a in $POINTS; do
-			op "$id" uprobe_events "p:stress/c${id}_$j $a" || true
-			j=$((j + 1))
+			op "$id" uprobe_events "p:stress/c${id}_$n $a" || true
+			n=$((n + 1))
 		done
-		for e in $(seq 0 $((j - 1))); do
+		for a in $ENTRIES; do
+			op "$id" uprobe_events "r:stress/c${id}_$n $a" || true
+			n=$((n + 1))
+		done
+		for ((e = 0; e < n; e++)); do
 			op "$id" "events/stress/c${id}_$e/enable" 1 || true
 		done
-		for e in $(seq 0 $((j - 1))); do
+		for ((e = 0; e < n; e++)); do
 			op "$id" "events/stress/c${id}_$e/enable" 0 || true
 			op "$id" uprobe_events "-:stress/c${id}_$e" || true
 		done
@@ -119,24 +126,24 @@ stop_pid() { # pid signal
 
 # perf record sessions on a perf-probe event of the long-running target,
 # each killed after a while, with SIGTERM (which perf record handles: an
-# async job of a script has SIGINT ignored) or SIGKILL in turn.
-perf_sessions() { # id
+# async job of a script has SIGINT ignored) or SIGKILL in turn.  Two of
+# these loops run at once, on two events.
+perf_sessions() { # id event
 	local id=$1 n=0 p sig
 	OPS=0
 	while [ ! -e "$W/stop" ]; do
-		perf record -q -o "$W/perf.$n.data" -e "probe:p_${MPID}_probed_mix" \
-			-a >/dev/null 2>&1 &
+		perf record -q -o "$W/perf.$id.$n.data" -e "$2" -a >/dev/null 2>&1 &
 		p=$!
 		sleep "0.$((RANDOM % 9 + 1))"
 		sig=TERM
 		[ $((n % 2)) = 0 ] || sig=KILL
 		stop_pid "$p" "$sig"
-		rm -f "$W/perf.$n.data"
+		rm -f "$W/perf.$id.$n.data"
 		n=$((n + 1))
 		OPS=$((OPS + 1))
 		echo "$OPS" >"$W/ops.$id"
 	done
-	echo "$n" >"$W/sessions"
+	echo "$n" >"$W/sessions.$id"
 }
 
 # "LINES BAD": how many result lines a target's output has, and how many of
@@ -172,7 +179,11 @@ setup() {
 	target_start "$W/main.out" "$bin" -n 2000 -t 8 -l -f -d 100000 -k
 	MPID=$TPID
 	POINTS=$(for s in $SYMS; do point "$bin" "$s"; done; point "$libc" getppid)
+	# return probes only where a function starts
+	ENTRIES=$(for s in probed_work probed_mix; do point "$bin" "$s"; done
+		point "$libc" getppid)
 	perf probe -q -p "$MPID" probed_mix
+	perf probe -q -p "$MPID" probed_work%return
 	target_go "$MPID"
 	wait_line "$W/main.out" '^checksum' 60
 }
@@ -185,7 +196,9 @@ run_loops() {
 	done
 	short_lived 4 &
 	pids+=($!)
-	perf_sessions 5 &
+	perf_sessions 5 "probe:p_${MPID}_probed_mix" &
+	pids+=($!)
+	perf_sessions 6 "probe:p_${MPID}_probed_work__return" &
 	pids+=($!)
 	while [ $((SECONDS - t0)) -lt "$DUR" ] && [ "$(total_ops)" -lt "$MAXOPS" ]; do
 		sleep 1
@@ -235,15 +248,16 @@ main() {
 	run_loops
 	check_main
 	check_bytes
-	perf probe -q -d "probe:p_${MPID}_probed_mix"
+	perf probe -q -d "probe:p_${MPID}_probed_*"
 	expect_eq "uprobe_events after the run" "" "$(cat "$TRACING/uprobe_events")"
 	target_go "$MPID"
 	wait "$MPID"
 	errs=$(cat "$W"/err.* 2>/dev/null | wc -l)
 	echo "stress: $(total_ops) operations in ${ELAPSED}s: 3 churn loops" \
 		"(${STRESS_FORM:-pid} form)," \
-		"$(cat "$W/procs") short-lived targets, $(cat "$W/sessions") perf" \
-		"record sessions; main target: $ROUNDS rounds, all results right;" \
+		"$(cat "$W/procs") short-lived targets, $(cat "$W"/sessions.* |
+			awk '{ n += $1 } END { print n }') perf record sessions (two at a" \
+		"time); main target: $ROUNDS rounds, all results right;" \
 		"unexpected errors: $errs"
 	[ "$errs" = 0 ] || { head -20 "$W"/err.*; exit 1; }
 }
