@@ -84,13 +84,20 @@ wait_line() { # file pattern [seconds]
 	exit 1
 }
 
-# The file offset of an ELF symbol (dynamic or static table).
-sym_offset() { # file symbol
+# The ELF address of a symbol (dynamic or static table), as hex digits.
+sym_value() { # file symbol
 	local val
 	local strip='{ sub(/@.*/, "", $3) } $3 == s { print $1; exit }'
 	val=$(nm -D --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
 	[ -n "$val" ] || val=$(nm --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
 	[ -n "$val" ] || return 1
+	echo "$val"
+}
+
+# The file offset of an ELF symbol (dynamic or static table).
+sym_offset() { # file symbol
+	local val
+	val=$(sym_value "$1" "$2") || return 1
 	vaddr_offset "$1" $((16#$val))
 }
 

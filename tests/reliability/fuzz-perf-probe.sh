@@ -159,8 +159,8 @@ x_places() { # pid file
 		done | sort
 }
 
-# nm's symbols (dynamic and static) and readelf's PT_LOADs of a file, read
-# once: SYMS[FILE], LOADS[FILE].
+# nm's symbols with their sizes (dynamic and static) and readelf's
+# PT_LOADs of a file, read once: SYMS[FILE], LOADS[FILE].
 declare -A SYMS LOADS
 file_tables() { # file
 	[ -z "${LOADS[$1]:-}" ] || return 0
@@ -168,16 +168,7 @@ file_tables() { # file
 	LOADS[$1]=$(readelf -lW "$1" | awk '$1 == "LOAD"')
 }
 
-# The file offset of a symbol, and the ELF address of a file offset,
-# through the PT_LOAD that holds it.
-symbol_offset() { # file symbol
-	local val
-	val=$(echo "${SYMS[$1]}" | awk -v s="$2" '{ sub(/@.*/, "", $NF) } $NF == s { print $1; exit }')
-	[ -n "$val" ] || return 1
-	echo "${LOADS[$1]}" | gawk -v v=$((16#$val)) '{
-		off = strtonum($2); va = strtonum($3); sz = strtonum($5)
-		if (v >= va && v < va + sz) { print v - va + off; exit } }'
-}
+# The ELF address of a file offset, through the PT_LOAD that holds it.
 offset_elf() { # file offset
 	echo "${LOADS[$1]}" | gawk -v o="$2" '{
 		off = strtonum($2); va = strtonum($3); sz = strtonum($5)
@@ -200,7 +191,7 @@ nm_check() {
 			bad "$file+$off is in no function nm knows"
 		func=${SPEC%%[@+%:;]*} plus=0
 		[[ $SPEC != *+* ]] || plus=${SPEC#*+} plus=${plus%%[%@]*}
-		symoff=$(symbol_offset "$file" "$func") || symoff=
+		symoff=$(sym_offset "$file" "$func") || symoff=
 		if [ "$n" = 1 ] && [ -n "$symoff" ] && [ "${SPEC:0:2}" != 0x ] &&
 			[[ $SPEC != *:* ]]; then
 			NMCHECKS=$((NMCHECKS + 1))

@@ -37,8 +37,7 @@ INT_MAX=2147483647
 # The distance from a function's entry to its second instruction.
 second_insn() { # file symbol
 	local val
-	val=$(nm -D --defined-only "$1" 2>/dev/null | awk -v s="$2" '$3 ~ "^" s "(@|$)" { print $1; exit }')
-	[ -n "$val" ] || val=$(nm --defined-only "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	val=$(sym_value "$1" "$2")
 	objdump -d --start-address=0x"$val" --stop-address=$((16#$val + 32)) "$1" |
 		gawk '/^ *[0-9a-f]+:\t/ { a[n++] = strtonum("0x" $1) } END { print a[1] - a[0] }'
 }
