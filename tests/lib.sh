@@ -145,9 +145,10 @@ mem_u16() { # pid vaddr
 	echo $((16#${x:2:2}${x:0:2}))
 }
 
-# Where a file offset of a mapped file is in a process, from its maps.
+# Where a file offset of a mapped file is in a process, from its maps (the
+# path as the process sees it, which need not exist here).
 offset_vaddr() { # pid file offset
-	gawk -v f="$(readlink -f "$2")" -v o="$3" '
+	gawk -v f="$(readlink -m "$2")" -v o="$3" '
 		$6 == f && $2 ~ /x/ {
 			split($1, r, "-"); s = strtonum("0x" r[1]); e = strtonum("0x" r[2])
 			m = strtonum("0x" $3)
