@@ -5,6 +5,13 @@
  *   bench hot [-d SECONDS] [-n RUNS]    calls bench_hot() in a tight loop
  *   bench write [-d SECONDS] [-n RUNS]  calls write(2) of one byte to /dev/null
  *   bench pace [-u USEC]                one such write(2) every USEC us
+ *   bench spawn [-d SECONDS] [-n RUNS]  fork()s a child that execs "bench
+ *                                       exit" (which maps libc and exits),
+ *                                       and waits for it
+ *   bench maplib -f FILE [-d SECONDS] [-n RUNS]
+ *                                       mmap()s FILE whole, executable and
+ *                                       private, and munmap()s it
+ *   bench exit                          exits at once
  *
  * Prints "ready <pid>" and waits for SIGUSR1.  hot and write then call
  * their function for a short warm-up and then, timed with CLOCK_MONOTONIC,
@@ -22,11 +29,15 @@
  * byte of it is an instruction boundary where a probe can go.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +64,9 @@ asm(".text\n"
 
 static unsigned long sink;
 static int devnull = -1;
+static char self[PATH_MAX];
+static int mapfd = -1;
+static size_t mapsize;
 
 static void hot_batch(long n)
 {
@@ -71,6 +85,40 @@ static void write_batch(long n)
 	for (i = 0; i < n; i++)
 		if (write(devnull, "x", 1) != 1)
 			exit(3);
+}
+
+static void spawn_batch(long n)
+{
+	char *argv[] = { self, "exit", NULL };
+	int status;
+	pid_t pid;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
+			exit(3);
+		if (!pid) {
+			execv(self, argv);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			exit(3);
+	}
+}
+
+static void maplib_batch(long n)
+{
+	void *p;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		p = mmap(NULL, mapsize, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			 mapfd, 0);
+		if (p == MAP_FAILED || munmap(p, mapsize))
+			exit(3);
+	}
 }
 
 static double now_ns(void)
@@ -140,25 +188,37 @@ static void paced(long usec)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench hot|write [-d SECONDS] [-n RUNS] | pace [-u USEC]\n");
+	fprintf(stderr, "usage: bench hot|write|spawn [-d SECONDS] [-n RUNS] | maplib -f FILE [-d SECONDS] [-n RUNS] | pace [-u USEC] | exit\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *mode = argc > 1 ? argv[1] : "";
+	static const char *const modes[] = {
+		"hot", "write", "pace", "spawn", "maplib", NULL
+	};
+	const char *mode = argc > 1 ? argv[1] : "", *file = NULL;
+	void (*batch)(long) = NULL;
 	double seconds = 0.5;
 	long usec = 10000, runs = 1, run;
 	sigset_t set;
-	int opt, sig;
+	struct stat st;
+	int opt, sig, i;
 
-	if (strcmp(mode, "hot") && strcmp(mode, "write") && strcmp(mode, "pace"))
+	if (!strcmp(mode, "exit"))
+		return 0;
+	for (i = 0; modes[i] && strcmp(mode, modes[i]); i++)
+		;
+	if (!modes[i])
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "d:n:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:f:n:u:")) != -1) {
 		switch (opt) {
 		case 'd':
 			seconds = atof(optarg);
+			break;
+		case 'f':
+			file = optarg;
 			break;
 		case 'n':
 			runs = atol(optarg);
@@ -173,6 +233,22 @@ int main(int argc, char **argv)
 	devnull = open("/dev/null", O_WRONLY);
 	if (devnull < 0 || seconds <= 0 || usec < 0 || runs < 0)
 		usage();
+	if (!strcmp(mode, "maplib")) {
+		mapfd = file ? open(file, O_RDONLY) : -1;
+		if (mapfd < 0 || fstat(mapfd, &st))
+			usage();
+		mapsize = st.st_size;
+		batch = maplib_batch;
+	}
+	if (!strcmp(mode, "spawn")) {
+		if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
+			exit(3);
+		batch = spawn_batch;
+	}
+	if (!strcmp(mode, "hot"))
+		batch = hot_batch;
+	if (!strcmp(mode, "write"))
+		batch = write_batch;
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
@@ -180,10 +256,8 @@ int main(int argc, char **argv)
 	printf("ready %d\n", getpid());
 	for (run = 0; !runs || run < runs; run++) {
 		sigwait(&set, &sig);
-		if (!strcmp(mode, "hot"))
-			timed(hot_batch, seconds);
-		else if (!strcmp(mode, "write"))
-			timed(write_batch, seconds);
+		if (batch)
+			timed(batch, seconds);
 		else
 			paced(usec);
 	}
