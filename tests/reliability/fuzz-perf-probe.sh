@@ -28,7 +28,8 @@ ELSEWHERE="not found|Failed to find symbol|no DSO matches|is not in an executabl
 # part must say, or for a good spec the processes that have it: T for
 # tests/target, L for libuser.  A bad spec that names a function of one
 # of them says so as "VALUE~PATTERN~T": in the other process, that the
-# function is not there names a problem too.
+# function is not there names a problem too.  With an empty spec, perf
+# takes the first argument for the probe point.
 parts() {
 	local long entry
 	long=$(printf 'f%.0s' $(seq 300))
@@ -40,7 +41,8 @@ parts() {
 		"lib_step@libprobed~L" "lib_probed@libprobed~L"
 		"lib_even@libprobed.so~L" "lib_even@libprobed%return~L")
 	SPEC_BAD=("nosuchfunc~nosuchfunc.* not found|symbol nosuchfunc "
-		"~Command Parse Error|SDT event" "+4~Offset requires an entry function"
+		"~Command Parse Error|SDT event|Probe point '[^']*' not found|is not supported|Failed to find symbol"
+		"+4~Offset requires an entry function"
 		"probed_work+zz~non-digit character in offset"
 		"@target~File always requires line number"
 		"probed_work@nosuchdso~no DSO matches \"nosuchdso\"~T"
