@@ -224,6 +224,79 @@ klog_since() { # marker
 	dmesg | sed -n "/$1/,\$p" | tail -n +2 | sed 's/^\[[ 0-9.]*\] //'
 }
 
+# ---- programs driven through a fifo (tests/jit.c, tests/nodework.js) -------
+
+# They read commands from /tmp/drive.in, one a line, print "done N COMMAND"
+# after the Nth, and exit on "exit".  Start one with its output in
+# /tmp/drive.out; sets DPID.
+drive_start() { # command...
+	rm -f /tmp/drive.in
+	mkfifo /tmp/drive.in
+	DONE=0
+	"$@" /tmp/drive.in >/tmp/drive.out 2>&1 &
+	DPID=$!
+	wait_line /tmp/drive.out '^ready' 60
+}
+
+# Send it command number N and wait until it is done (from a subshell too).
+drive_send() { # n command...
+	local n=$1
+	shift
+	# A fifo whose reader died would block the writer
+	timeout 60 bash -c 'echo "$1" >/tmp/drive.in' - "$*" ||
+		{ echo "  could not send '$*': $(tail -n 3 /tmp/drive.out)"; exit 1; }
+	wait_line /tmp/drive.out "^done $n " 60
+}
+
+# Send it the next command (not from a subshell: this counts them).
+drive() { # command...
+	DONE=$((DONE + 1))
+	drive_send "$DONE" "$@"
+}
+
+# Let it exit; it must exit 0 (no signal).
+drive_end() {
+	local rc=0
+	echo exit >/tmp/drive.in
+	wait "$DPID" || rc=$?
+	expect_eq "exit status of $DPID" 0 "$rc"
+	rm -f /tmp/drive.in "/tmp/perf-$DPID.map"
+}
+
+# The last sum line it printed.
+drive_sum() {
+	grep '^sum ' /tmp/drive.out | tail -n 1
+}
+
+# tests/jit.c.  The bytes of its function, as hex.
+JIT_CODE=554889e58d047f83c0015dc3
+
+# Start it with args; sets JPID and JFN (the address of its function).
+jit_start() { # jit-args...
+	drive_start "$TBIN/jit" "$@"
+	JPID=$DPID
+	JFN=$(sed -n 's/^fn //p' /tmp/drive.out | tail -n 1)
+}
+
+# Send it the next command; JFN follows the function if it moves.
+jit_do() { # command...
+	drive "$@"
+	JFN=$(sed -n 's/^fn //p' /tmp/drive.out | tail -n 1)
+}
+
+# Call its function N times; the sum must be 3 * i + 1 summed over i < N.
+jit_call() { # n
+	jit_do call "$1"
+	expect_eq "JIT sum" "sum $((3 * $1 * ($1 - 1) / 2 + $1)) calls $1" \
+		"$(drive_sum)"
+}
+
+# tests/nodework.js under node, with its JIT symbols in /tmp/perf-PID.map.
+node_start() {
+	drive_start node --perf-basic-prof --allow-natives-syntax --expose-gc \
+		"$TESTS/nodework.js"
+}
+
 # ---- the sample module (samples/uprobes/uprobe_example.ko) ----------------
 
 # Load it on pid/vaddr; its status is insmod's.  Sets KMARK.

@@ -229,7 +229,7 @@ oracle_place() { # pid-word addr-word
 	if ! user_process "$PIDN"; then
 		want_err 1 0 "No such user process"
 	elif ! in_exec_range "$PIDN" "$a"; then
-		want_err 1 "$base" "Address is not in an executable file mapping"
+		want_err 1 "$base" "Address is not in executable private memory"
 	elif [ -n "$ref" ]; then
 		# the counters made above are all below any mapping
 		want_err 1 "$refpos" "Reference counter is not in a writable file mapping"
