@@ -4,15 +4,22 @@
  *
  *   jit [-w] FIFO
  *
- * Maps anonymous memory, writes a function jit_fn(x) = 3 * x + 1 into it
- * and makes it executable: read-write, then read-exec (W^X), or with -w
+ * Maps anonymous memory, writes a function jit_fn(x) = 3 * x + 1 into it,
+ * and 64 bytes after it jit_g(x), which calls jit_fn(x) and returns its
+ * value, and makes it executable: read-write, then read-exec (W^X), or with -w
  * read-write-exec from the start, as V8's and HotSpot's code spaces are.
  * Writes /tmp/perf-PID.map for it, prints "fn <address>" and "ready <pid>",
  * then runs the commands it reads from FIFO, one per line, and prints
  * "done <n> <command>" after the nth; "sum" lines have the form
  * "sum <sum of jit_fn(i), i < N> calls <N>":
  *
- *   call N      calls jit_fn N times; prints a sum line
+ *   call N      calls the function in use (jit_fn at first) N times;
+ *               prints a sum line
+ *   copy        copies both functions as they are in memory to other
+ *               memory, as a moving GC does: jit_g's copy still calls
+ *               jit_fn; prints "copy <address>"
+ *   use F       the function "call", "fork" and "churn" call: fn or g
+ *               (jit_fn, jit_g), copyfn or copyg (their copies)
  *   poke        writes a byte on the function's page, after its code
  *   rewrite     writes the function again, the same bytes (a JIT that
  *               recompiles in place)
@@ -41,16 +48,24 @@
 #include <unistd.h>
 
 #define CODE_SIZE 4096
+#define G_OFF 64	/* jit_g */
+#define G_CALL 4	/* its call to jit_fn, 5 bytes */
 
 /* push %rbp; mov %rsp,%rbp; lea (%rdi,%rdi,2),%eax; add $1,%eax; pop; ret */
 static const unsigned char jit_code[] = {
 	0x55, 0x48, 0x89, 0xe5, 0x8d, 0x04, 0x7f, 0x83, 0xc0, 0x01, 0x5d, 0xc3,
 };
 
+/* push %rbp; mov %rsp,%rbp; call jit_fn; pop %rbp; ret */
+static const unsigned char g_code[] = {
+	0x55, 0x48, 0x89, 0xe5, 0xe8, 0, 0, 0, 0, 0x5d, 0xc3,
+};
+
 typedef int (*fn_t)(int);
 
-static unsigned char *code;
+static unsigned char *code, *copied;
 static int rwx;
+static int use_copy, use_off;	/* what "call" calls */
 
 static void die(const char *what)
 {
@@ -58,13 +73,46 @@ static void die(const char *what)
 	exit(1);
 }
 
+static void writable(unsigned char *mem, int on)
+{
+	int prot = on ? PROT_READ | PROT_WRITE : PROT_READ | PROT_EXEC;
+
+	if (!rwx && mprotect(mem, CODE_SIZE, prot))
+		die("mprotect");
+}
+
+/* jit_g at @g calls jit_fn at @fn */
+static void link_g(unsigned char *g, unsigned char *fn)
+{
+	int rel = (int)(fn - (g + G_CALL + 5));
+
+	memcpy(g + G_CALL + 1, &rel, sizeof(rel));
+}
+
 static void emit(void)
 {
-	if (!rwx && mprotect(code, CODE_SIZE, PROT_READ | PROT_WRITE))
-		die("mprotect rw");
+	writable(code, 1);
 	memcpy(code, jit_code, sizeof(jit_code));
-	if (!rwx && mprotect(code, CODE_SIZE, PROT_READ | PROT_EXEC))
-		die("mprotect rx");
+	memcpy(code + G_OFF, g_code, sizeof(g_code));
+	link_g(code + G_OFF, code);
+	writable(code, 0);
+}
+
+static void copy_code(void)
+{
+	int prot = PROT_READ | PROT_WRITE | (rwx ? PROT_EXEC : 0);
+
+	if (!copied) {
+		copied = mmap(NULL, CODE_SIZE, prot,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (copied == MAP_FAILED)
+			die("mmap");
+	}
+	writable(copied, 1);
+	memcpy(copied, code, G_OFF + sizeof(g_code));
+	link_g(copied + G_OFF, code);
+	writable(copied, 0);
+	printf("copy %p\n", (void *)copied);
 }
 
 static void map_code(void)
@@ -93,7 +141,7 @@ static void write_map(void)
 
 static unsigned long calls(long n)
 {
-	fn_t fn = (fn_t)code;
+	fn_t fn = (fn_t)((use_copy ? copied : code) + use_off);
 	unsigned long sum = 0;
 	long i;
 
@@ -200,11 +248,11 @@ static void run(const char *cmd, long n)
 	if (!strcmp(cmd, "call")) {
 		printf("sum %lu calls %ld\n", calls(n), n);
 	} else if (!strcmp(cmd, "poke")) {
-		if (!rwx && mprotect(code, CODE_SIZE, PROT_READ | PROT_WRITE))
-			die("mprotect rw");
+		writable(code, 1);
 		code[CODE_SIZE - 1] = 0xc3;
-		if (!rwx && mprotect(code, CODE_SIZE, PROT_READ | PROT_EXEC))
-			die("mprotect rx");
+		writable(code, 0);
+	} else if (!strcmp(cmd, "copy")) {
+		copy_code();
 	} else if (!strcmp(cmd, "rewrite")) {
 		emit();
 	} else if (!strcmp(cmd, "free") || !strcmp(cmd, "dontneed")) {
@@ -262,6 +310,11 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd, "prot")) {
 			if (mprotect(code, CODE_SIZE, prot_of(arg)))
 				die("mprotect");
+		} else if (!strcmp(cmd, "use")) {
+			use_copy = !strncmp(arg, "copy", 4);
+			use_off = arg[strlen(arg) - 1] == 'g' ? G_OFF : 0;
+			if (use_copy && !copied)
+				copy_code();
 		} else {
 			run(cmd, atol(arg));
 		}

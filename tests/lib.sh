@@ -238,14 +238,37 @@ drive_start() { # command...
 	wait_line /tmp/drive.out '^ready' 60
 }
 
+# Is process PID still running (not gone, not a zombie)?
+running() { # pid
+	local s
+	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	s=${s##*) }
+	[ "${s%% *}" != Z ]
+}
+
+# The driven program is gone at a command: fail, with its exit status when
+# this shell is its parent (a signal shows as 128 + its number).
+drive_gone() { # command
+	local rc=0
+	wait "$DPID" 2>/dev/null || rc=$?
+	echo "  $DPID is gone at '$1' (exit status $rc): $(tail -n 3 /tmp/drive.out)"
+	exit 1
+}
+
 # Send it command number N and wait until it is done (from a subshell too).
 drive_send() { # n command...
-	local n=$1
+	local n=$1 i
 	shift
+	running "$DPID" || drive_gone "$*"
 	# A fifo whose reader died would block the writer
-	timeout 60 bash -c 'echo "$1" >/tmp/drive.in' - "$*" ||
-		{ echo "  could not send '$*': $(tail -n 3 /tmp/drive.out)"; exit 1; }
-	wait_line /tmp/drive.out "^done $n " 60
+	timeout 60 bash -c 'echo "$1" >/tmp/drive.in' - "$*" || drive_gone "$*"
+	for i in $(seq 3000); do
+		grep -q "^done $n " /tmp/drive.out && return 0
+		running "$DPID" || drive_gone "$*"
+		sleep 0.02
+	done
+	echo "  no 'done $n' in 60 s: $(tail -n 3 /tmp/drive.out)"
+	exit 1
 }
 
 # Send it the next command (not from a subshell: this counts them).

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf probe -p on node's optimized code: the JS:*mix symbol that node
-# --perf-basic-prof writes to /tmp/perf-PID.map, in V8's rwx code space.
+# --perf-basic-prof writes to /tmp/perf-PID.map, in V8's rwx code space,
+# given by its whole name, by its name without the source, or escaped.
 # perf record -a counts each call, perf report puts the samples on the JS
 # symbol; with the probe enabled node's results stay those of an unprobed
 # run through garbage collection, deoptimization and optimization, and
@@ -29,9 +30,15 @@ ref=$(drive_sum)
 hits() { uprobe_hits "p_${p}_JS_mix" $T/uprobe_profile; }
 perf probe -p $p -F 'JS:\*mix*' | tee /tmp/funcs.out
 grep -q '^JS:\*mix .*nodework.js' /tmp/funcs.out
-perf probe -p $p 'JS\:\\*mix'
-expect_eq uprobe_events "p:probe/p_${p}_JS_mix $p:$(hex16 $addr)" \
-	"$(cat $T/uprobe_events)"
+# The name as the map has it, with its source; up to the space; escaped
+name=$(awk '$3 == "JS:*mix" { n = $0 } END { print n }' /tmp/perf-$p.map)
+name=${name#* * }
+for spec in "$name" 'JS:*mix' 'JS\:\\*mix'; do
+	perf probe -p $p "$spec"
+	expect_eq "uprobe_events after '$spec'" \
+		"p:probe/p_${p}_JS_mix $p:$(hex16 $addr)" "$(cat $T/uprobe_events)"
+	[ "$spec" = 'JS\:\\*mix' ] || perf probe -q -d "probe:p_${p}_JS_mix"
+done
 
 perf_record_during /tmp/node.data "probe:p_${p}_JS_mix" \
 	bash -c ". $TESTS/lib.sh; drive_send $((DONE + 1)) call 1000"
