@@ -6,9 +6,12 @@
  *
  * Maps anonymous memory, writes a function jit_fn(x) = 3 * x + 1 into it,
  * and 64 bytes after it jit_g(x), which calls jit_fn(x) and returns its
- * value, and makes it executable: read-write, then read-exec (W^X), or with -w
- * read-write-exec from the start, as V8's and HotSpot's code spaces are.
- * Writes /tmp/perf-PID.map for it, prints "fn <address>" and "ready <pid>",
+ * value, and makes it executable: read-write, then read-exec (W^X), or
+ * with -w read-write-exec from the start, as V8's and HotSpot's code
+ * spaces are.  Writes /tmp/perf-PID.map for them (jit_g as
+ * "JS:*g~[0]\x /tmp/jit.c:64:1": a name with characters perf's parser
+ * takes as syntax, then its source, as V8 writes names), prints
+ * "fn <address>" and "ready <pid>",
  * then runs the commands it reads from FIFO, one per line, and prints
  * "done <n> <command>" after the nth; "sum" lines have the form
  * "sum <sum of jit_fn(i), i < N> calls <N>":
@@ -30,8 +33,9 @@
  *   unmap       munmap()s the code, then maps and writes it again
  *   fork N      a forked child calls jit_fn N times and prints its sum
  *               line as "child sum ..."; then "child status <wait status>"
- *   churn N     N of the changes above (prot: rx, then back), in a fixed
- *               pseudo-random order, each followed by 50 calls and a fork
+ *   churn N     N of the changes above (prot: rx, then back; copy: then
+ *               50 calls of the copy), in a fixed pseudo-random order,
+ *               each followed by 50 calls and a fork
  *               whose child makes 20; exits 3 if a sum or a child's exit
  *               status is wrong; then prints "churned N"
  *   exit        exits
@@ -134,6 +138,9 @@ static void write_map(void)
 	f = fopen(path, "w");
 	if (!f)
 		die(path);
+	/* A name as V8 writes them, with its source after a space */
+	fprintf(f, "%lx %zx JS:*g~[0]\\x /tmp/jit.c:64:1\n",
+		(unsigned long)code + G_OFF, sizeof(g_code));
 	fprintf(f, "%lx %zx jit_fn\n", (unsigned long)code, sizeof(jit_code));
 	fclose(f);
 	printf("fn %p\n", (void *)code);
@@ -214,13 +221,15 @@ static void churn(long n)
 {
 	static const char * const changes[] = {
 		"rewrite", "poke", "move", "unmap", "dontneed", "free", "prot",
+		"copy",
 	};
+	int n_changes = sizeof(changes) / sizeof(changes[0]);
 	unsigned int seed = 1;
-	int status;
+	int status, used;
 	long i;
 
 	for (i = 0; i < n; i++) {
-		const char *c = changes[rand_r(&seed) % 7];
+		const char *c = changes[rand_r(&seed) % n_changes];
 
 		if (strcmp(c, "prot")) {
 			run(c, 0);
@@ -232,6 +241,15 @@ static void churn(long n)
 		if (calls(50) != right_sum(50)) {
 			printf("bad sum after %s\n", c);
 			exit(3);
+		}
+		if (!strcmp(c, "copy")) {
+			used = use_copy;
+			use_copy = 1;
+			if (calls(50) != right_sum(50)) {
+				printf("bad sum of the copy\n");
+				exit(3);
+			}
+			use_copy = used;
 		}
 		status = fork_check(20, 0);
 		if (status) {

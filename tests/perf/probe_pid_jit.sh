@@ -3,6 +3,7 @@
 # FUNC, FUNC+OFF with a register, FUNC%return with $retval, 0xVADDR, -F,
 # -l; perf record -a counts every call and perf report puts the samples on
 # the JIT symbol; -d takes the probes away and the code is as it was.
+# A V8-like name with syntax characters and its source is taken as it is.
 # What JIT code cannot have is refused and changes nothing.
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -64,5 +65,22 @@ expect_eq "events listed as retired" 4 "$(grep -c "in pid $p (retired)" /tmp/lis
 perf probe -d "probe:p_${p}_*"
 test -z "$(cat $T/uprobe_events)"
 expect_eq "code after -d" "$JIT_CODE" "$(mem_bytes $p $fn 12)"
+jit_call 10
+
+# A name with ':', '*', '~', '[', ']', '\' and its source after a space,
+# given as the map has it, or up to the space with %return.
+g='JS:*g~[0]\x'
+gsrc="$g /tmp/jit.c:64:1"
+perf probe -p $p "$gsrc"
+perf probe -p $p "$g%return" 'v=$retval:s32'
+expect_eq "uprobe_events of $g" "p:probe/p_${p}_JS_g_0_x $p:$(hex16 $((fn + 64)))
+r:probe/p_${p}_JS_g_0_x__return $p:$(hex16 $((fn + 64))) v=\$retval:s32" \
+	"$(cat $T/uprobe_events)"
+perf probe -d "probe:p_${p}_*"
+# Another function with that name, from another source: the whole name
+# names one, but the probe is looked for by the name, so it is refused.
+echo "$(printf '%x' $((fn + 128))) 1 $g /tmp/other.js:1:1" >> $map
+probe_refused "give its address" -p $p "$gsrc"
+test -z "$(cat $T/uprobe_events)"
 jit_call 10
 drive_end
