@@ -38,6 +38,8 @@
  *               each followed by 50 calls and a fork
  *               whose child makes 20; exits 3 if a sum or a child's exit
  *               status is wrong; then prints "churned N"
+ *   exec        executes itself again, with the same arguments: a new
+ *               image, with new code, starts ("fn ...", "ready ...")
  *   exit        exits
  *
  * A signal (SIGTRAP from a breakpoint nobody handles) kills it, and the
@@ -70,6 +72,7 @@ typedef int (*fn_t)(int);
 static unsigned char *code, *copied;
 static int rwx;
 static int use_copy, use_off;	/* what "call" calls */
+static char **args;		/* for exec */
 
 static void die(const char *what)
 {
@@ -289,6 +292,10 @@ static void run(const char *cmd, long n)
 		printf("child status %d\n", fork_check(n, 1));
 	} else if (!strcmp(cmd, "churn")) {
 		churn(n);
+	} else if (!strcmp(cmd, "exec")) {
+		fflush(stdout);
+		execv("/proc/self/exe", args);
+		die("exec");
 	} else if (!strcmp(cmd, "exit")) {
 		exit(0);
 	} else {
@@ -303,6 +310,7 @@ int main(int argc, char **argv)
 	int done = 0;
 	FILE *in;
 
+	args = argv;
 	if (argc > 1 && !strcmp(argv[1], "-w")) {
 		rwx = 1;
 		argv++;
