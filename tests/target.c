@@ -2,7 +2,7 @@
 /*
  * A probe target whose work is known in advance.
  *
- *   target [-n CALLS] [-t THREADS] [-f] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]
+ *   target [-n CALLS] [-t THREADS] [-f [-w]] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]
  *
  * Prints "ready <pid>" and waits for SIGUSR1 (not with -g).  Then each of
  * THREADS threads calls probed_work() CALLS times (and, with -f, a forked
@@ -12,7 +12,9 @@
  * With -d it repeats that round until SECONDS have passed or a SIGUSR1
  * came, then prints "rounds <n>".  With -x it then execs itself once more (with -g, without
  * -x, -d or -f).  With -k it then waits for another SIGUSR1 before exiting,
- * so that its memory can be read.  With -l each call of probed_work() is
+ * so that its memory can be read.  With -w the forked child prints "child
+ * ready <pid>" and waits for a SIGUSR1 of its own before its work.  With -l
+ * each call of probed_work() is
  * followed by one call of libc's getppid().
  *
  * probed_work() starts with a plain function entry, holds a rip-relative
@@ -31,6 +33,7 @@ static long calls = 1000;
 #define MAX_THREADS 128
 static int threads = 1;
 static int use_libc;
+static int child_waits;
 static unsigned long vfork_sum;
 unsigned long probed_scale = 2654435761UL;
 
@@ -127,6 +130,10 @@ static void round_once(int fork_child, int vfork_child, int keep, sigset_t *set)
 	if (fork_child) {
 		child = fork();
 		if (child == 0) {
+			if (child_waits) {
+				printf("child ready %d\n", getpid());
+				wait_usr1(set);
+			}
 			printf("child checksum %lu calls %ld\n", run_threads(),
 			       calls * threads);
 			if (keep)
@@ -166,11 +173,12 @@ int main(int argc, char **argv)
 	struct timespec start, now;
 	sigset_t set;
 
-	while ((opt = getopt(argc, argv, "n:t:fvkld:xg")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:fwvkld:xg")) != -1) {
 		switch (opt) {
 		case 'n': calls = atol(optarg); break;
 		case 't': threads = atoi(optarg); break;
 		case 'f': fork_child = 1; break;
+		case 'w': child_waits = 1; break;
 		case 'v': vfork_child = 1; break;
 		case 'k': keep = 1; break;
 		case 'l': use_libc = 1; break;
@@ -178,7 +186,7 @@ int main(int argc, char **argv)
 		case 'x': re_exec = 1; break;
 		case 'g': go = 1; break;
 		default:
-			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
+			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f [-w]] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
 			return 2;
 		}
 	}
