@@ -441,6 +441,40 @@ median() {
 		END { if (NR) print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The figures of two names in the raw file $RAW (tests/bench/guest's
+# "value" lines) side by side, a line a round: as many as the shorter has.
+# (No <(...) here: the guest has no /dev/fd.)
+value_pairs() { # name name
+	awk -v a="$1" -v b="$2" '$1 == "value" && $2 == a { x[++na] = $3 }
+		$1 == "value" && $2 == b { y[++nb] = $3 }
+		END { for (i = 1; i <= na && i <= nb; i++) print x[i], y[i] }' "$RAW"
+}
+
+# The ratio of two configurations within each round (their repetitions
+# pair up in order): "median q1 q3".
+paired_stats() { # name name
+	value_pairs "$1" "$2" | awk '{ print $1 / $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END {
+			printf "%.3f %.3f %.3f\n", v[int(NR / 2) + 1],
+				v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
+}
+
+# A target on a paired ratio, from its "median q1 q3": met when the
+# quartile on the limit's far side meets the limit (the upper one for <
+# and <=, the lower for >=), missed when the other quartile fails it, and
+# undecided when the limit lies between them.
+decide() { # "median q1 q3" <|<=|>= limit
+	awk -v op="$2" -v l="$3" '
+		function ok(x) { return op == "<" ? x < l : op == ">=" ? x >= l : x <= l }
+		{
+			far = op == ">=" ? $2 : $3
+			near = op == ">=" ? $3 : $2
+			if (ok(far)) print "met"
+			else if (!ok(near)) print "missed"
+			else print "undecided"
+		}' <<<"$1"
+}
+
 # ---- seeded fuzzing: set RANDOM=SEED first; no $(...) around these, as a
 # subshell would take its own random numbers ---------------------------------
 

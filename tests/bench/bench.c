@@ -8,19 +8,21 @@
  *   bench spawn [-d SECONDS] [-n RUNS]  fork()s a child that execs "bench
  *                                       exit" (which maps libc and exits),
  *                                       and waits for it
+ *   bench fork [-d SECONDS] [-n RUNS]   fork()s a child that _exit()s at
+ *                                       once, and waits for it
  *   bench maplib -f FILE [-d SECONDS] [-n RUNS]
  *                                       mmap()s FILE whole, executable and
  *                                       private, and munmap()s it
  *   bench exit                          exits at once
  *
- * Prints "ready <pid>" and waits for SIGUSR1.  hot and write then call
- * their function for a short warm-up and then, timed with CLOCK_MONOTONIC,
- * in growing batches until SECONDS (default 0.5) have passed, and print
- * "result <ns per call> calls <timed calls> total <all calls>"; they do
- * that RUNS times (default 1, 0 for ever), each after a SIGUSR1.  pace
- * writes until the next SIGUSR1 and prints "result 0 calls <n> total <n>"
- * with a raw write system call, so that a probe on libc's write() sees
- * exactly the n calls counted.
+ * Prints "ready <pid>" and waits for SIGUSR1.  hot, write, spawn, fork and
+ * maplib then call their function for a short warm-up and then, timed with
+ * CLOCK_MONOTONIC, in growing batches until SECONDS (default 0.5) have
+ * passed, and print "result <ns per call> calls <timed calls> total <all
+ * calls>"; they do that RUNS times (default 1, 0 for ever), each after a
+ * SIGUSR1.  pace writes until the next SIGUSR1 and prints "result 0 calls
+ * <n> total <n>" with a raw write system call, so that a probe on libc's
+ * write() sees exactly the n calls counted.
  *
  * bench_hot() is written in assembly so that its instructions are known:
  * it starts with push %rbp (which uprobes emulates) and holds, at the label
@@ -87,10 +89,19 @@ static void write_batch(long n)
 			exit(3);
 }
 
+/* Wait for a child, which must have exited with status 0. */
+static void reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		exit(3);
+}
+
 static void spawn_batch(long n)
 {
 	char *argv[] = { self, "exit", NULL };
-	int status;
 	pid_t pid;
 	long i;
 
@@ -102,9 +113,22 @@ static void spawn_batch(long n)
 			execv(self, argv);
 			_exit(127);
 		}
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status))
+		reap(pid);
+	}
+}
+
+static void fork_batch(long n)
+{
+	pid_t pid;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
 			exit(3);
+		if (!pid)
+			_exit(0);
+		reap(pid);
 	}
 }
 
@@ -188,14 +212,14 @@ static void paced(long usec)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench hot|write|spawn [-d SECONDS] [-n RUNS] | maplib -f FILE [-d SECONDS] [-n RUNS] | pace [-u USEC] | exit\n");
+	fprintf(stderr, "usage: bench hot|write|spawn|fork [-d SECONDS] [-n RUNS] | maplib -f FILE [-d SECONDS] [-n RUNS] | pace [-u USEC] | exit\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const modes[] = {
-		"hot", "write", "pace", "spawn", "maplib", NULL
+		"hot", "write", "pace", "spawn", "fork", "maplib", NULL
 	};
 	const char *mode = argc > 1 ? argv[1] : "", *file = NULL;
 	void (*batch)(long) = NULL;
@@ -245,6 +269,8 @@ int main(int argc, char **argv)
 			exit(3);
 		batch = spawn_batch;
 	}
+	if (!strcmp(mode, "fork"))
+		batch = fork_batch;
 	if (!strcmp(mode, "hot"))
 		batch = hot_batch;
 	if (!strcmp(mode, "write"))
