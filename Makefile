@@ -31,8 +31,8 @@ KCC    := ccache gcc
 export CCACHE_DIR ?= $(B)/ccache
 export CCACHE_MAXSIZE ?= 5G
 
-.PHONY: all deps tree kernel kernel-debug perf build test test-debug demo bench \
-	export-patches check-series checkpatch clean
+.PHONY: all deps tree kernel kernel-debug kernel-pristine perf build test \
+	test-debug demo bench export-patches check-series checkpatch clean
 
 all: build
 
@@ -80,7 +80,11 @@ test-debug: kernel-debug perf
 demo: build
 	@vm/run --timeout 300 -- tests/demo.sh
 
-bench: build
+# The kernel without the series, for make bench's "cost when unused".
+kernel-pristine: tree
+	@vm/pristine
+
+bench: build kernel-pristine
 	@tests/bench/run
 
 export-patches:
@@ -93,4 +97,4 @@ check-series: tree
 	@vm/check-series
 
 clean:
-	rm -rf $(KOUT) $(KDOUT) $(POUT) $(B)/vm
+	rm -rf $(KOUT) $(KDOUT) $(B)/kbuild-pristine $(POUT) $(B)/vm

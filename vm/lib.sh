@@ -11,6 +11,26 @@ say() { printf '== %s\n' "$*"; }
 warn() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { warn "$*"; exit 1; }
 
+# build/linux's first commit: Debian's linux-source-6.1 as it came.
+base_commit() { git -C "$SRC" rev-list --max-parents=0 HEAD | tail -n 1; }
+
+# Build a commit of build/linux in a worktree of it, with the test config
+# (options that the commit's tree does not define yet are left out), for
+# make check-series and make bench's pristine kernel.  The log goes to
+# OUT/build.log, its tail to stderr if the build fails.
+build_commit() { # worktree out commit make-target...
+	local wt=$1 out=$2 c=$3
+	shift 3
+	if [ ! -e "$wt/.git" ]; then
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$wt" "$c"
+	fi
+	git -C "$wt" checkout -q --detach "$c"
+	KCONFIG_PREFIX=1 "$TOP/vm/kconfig" "$wt" "$out" "$TOP/vm/kernel.config"
+	make -s -C "$wt" O="$out" CC="ccache gcc" -j"${JOBS:-$(nproc)}" "$@" \
+		>"$out/build.log" 2>&1 || { tail -30 "$out/build.log" >&2; return 1; }
+}
+
 # The non-comment, non-blank lines of a series file.
 series_list() { # series-file
 	[ -f "$1" ] || return 0

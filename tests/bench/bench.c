@@ -13,6 +13,12 @@
  *   bench maplib -f FILE [-d SECONDS] [-n RUNS]
  *                                       mmap()s FILE whole, executable and
  *                                       private, and munmap()s it
+ *   bench fault [-d SECONDS] [-n RUNS]  mmap()s 64 private anonymous pages,
+ *                                       writes to each and munmap()s them
+ *   bench threads [-d SECONDS] [-n RUNS]
+ *                                       fork()s a child that starts 63
+ *                                       threads and then exits, and waits
+ *                                       for it; only the exit is timed
  *   bench exit                          exits at once
  *
  * Prints "ready <pid>" and waits for SIGUSR1.  hot, write, spawn, fork and
@@ -32,6 +38,7 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +71,11 @@ asm(".text\n"
 	"\tret\n"
 	".size bench_sled, .-bench_sled\n");
 
+#define FAULT_PAGES	64
+#define THREADS		64	/* the child's threads, its main one included */
+
 static unsigned long sink;
+static double untimed_ns;	/* what a batch asks run_for() not to count */
 static int devnull = -1;
 static char self[PATH_MAX];
 static int mapfd = -1;
@@ -87,6 +98,14 @@ static void write_batch(long n)
 	for (i = 0; i < n; i++)
 		if (write(devnull, "x", 1) != 1)
 			exit(3);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
 /* Wait for a child, which must have exited with status 0. */
@@ -132,6 +151,75 @@ static void fork_batch(long n)
 	}
 }
 
+static void fault_batch(long n)
+{
+	long page = sysconf(_SC_PAGESIZE), i, j;
+	char *p;
+
+	for (i = 0; i < n; i++) {
+		p = mmap(NULL, FAULT_PAGES * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			exit(3);
+		for (j = 0; j < FAULT_PAGES; j++)
+			p[j * page] = 1;
+		if (munmap(p, FAULT_PAGES * page))
+			exit(3);
+	}
+}
+
+static void *idle_thread(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+/* The child of threads_batch(): its threads, then "ready", then exit. */
+static void threads_child(int ready, int go)
+{
+	pthread_t t;
+	char c = 0;
+	int i;
+
+	for (i = 1; i < THREADS; i++)
+		if (pthread_create(&t, NULL, idle_thread, NULL))
+			_exit(3);
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
+	_exit(0);
+}
+
+static void threads_batch(long n)
+{
+	int ready[2], go[2];
+	double t0;
+	pid_t pid;
+	char c = 0;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_ns();
+		if (pipe(ready) || pipe(go))
+			exit(3);
+		pid = fork();
+		if (pid < 0)
+			exit(3);
+		if (!pid)
+			threads_child(ready[1], go[0]);
+		if (read(ready[0], &c, 1) != 1)
+			exit(3);
+		untimed_ns += now_ns() - t0;
+		if (write(go[1], &c, 1) != 1)
+			exit(3);
+		reap(pid);
+		close(ready[0]);
+		close(ready[1]);
+		close(go[0]);
+		close(go[1]);
+	}
+}
+
 static void maplib_batch(long n)
 {
 	void *p;
@@ -145,32 +233,26 @@ static void maplib_batch(long n)
 	}
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 /*
  * Call batch() with growing counts until ns nanoseconds have passed (a
  * batch grows while it takes under a sixteenth of that); return the calls.
  */
 static long run_for(void (*batch)(long), double ns, double *elapsed)
 {
-	double t0 = now_ns(), t1 = t0, t;
+	double t0 = now_ns(), t1 = t0, t, skip = 0;
 	long n = 1, calls = 0;
 
-	while (t1 - t0 < ns) {
+	while (t1 - t0 - skip < ns) {
 		t = t1;
+		untimed_ns = 0;
 		batch(n);
 		calls += n;
 		t1 = now_ns();
-		if ((t1 - t) * 16 < ns)
+		skip += untimed_ns;
+		if ((t1 - t - untimed_ns) * 16 < ns)
 			n *= 2;
 	}
-	*elapsed = t1 - t0;
+	*elapsed = t1 - t0 - skip;
 	return calls;
 }
 
@@ -212,14 +294,15 @@ static void paced(long usec)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench hot|write|spawn|fork [-d SECONDS] [-n RUNS] | maplib -f FILE [-d SECONDS] [-n RUNS] | pace [-u USEC] | exit\n");
+	fprintf(stderr, "usage: bench hot|write|spawn|fork|fault|threads [-d SECONDS] [-n RUNS] | maplib -f FILE [-d SECONDS] [-n RUNS] | pace [-u USEC] | exit\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const modes[] = {
-		"hot", "write", "pace", "spawn", "fork", "maplib", NULL
+		"hot", "write", "pace", "spawn", "fork", "maplib", "fault",
+		"threads", NULL
 	};
 	const char *mode = argc > 1 ? argv[1] : "", *file = NULL;
 	void (*batch)(long) = NULL;
@@ -271,6 +354,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "fork"))
 		batch = fork_batch;
+	if (!strcmp(mode, "fault"))
+		batch = fault_batch;
+	if (!strcmp(mode, "threads"))
+		batch = threads_batch;
 	if (!strcmp(mode, "hot"))
 		batch = hot_batch;
 	if (!strcmp(mode, "write"))
