@@ -36,3 +36,11 @@ series_list() { # series-file
 	[ -f "$1" ] || return 0
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"
 }
+
+# A series' cover letter, first in its series file (vm/export-patches).
+COVER=0000-cover-letter.patch
+
+# The patches of a series file: its lines without the cover letter.
+series_patches() { # series-file
+	series_list "$1" | grep -vx "$COVER" || true
+}
