@@ -475,6 +475,18 @@ decide() { # "median q1 q3" <|<=|>= limit
 		}' <<<"$1"
 }
 
+# Whether a target, "A B OP LIMIT", is undecided on the figures of $RAW so
+# far; several targets: whether any is.
+any_undecided() { # "a b op limit"...
+	local t a b op limit
+	for t in "$@"; do
+		read -r a b op limit <<<"$t"
+		[ "$(decide "$(paired_stats "$a" "$b")" "$op" "$limit")" != undecided ] ||
+			return 0
+	done
+	return 1
+}
+
 # ---- seeded fuzzing: set RANDOM=SEED first; no $(...) around these, as a
 # subshell would take its own random numbers ---------------------------------
 
