@@ -2,7 +2,7 @@
 /*
  * A probe target whose work is known in advance.
  *
- *   target [-n CALLS] [-t THREADS] [-f [-w]] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]
+ *   target [-n CALLS] [-t THREADS] [-f [-w] [-m VMAS]] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]
  *
  * Prints "ready <pid>" and waits for SIGUSR1 (not with -g).  Then each of
  * THREADS threads calls probed_work() CALLS times (and, with -f, a forked
@@ -13,7 +13,11 @@
  * came, then prints "rounds <n>".  With -x it then execs itself once more (with -g, without
  * -x, -d or -f).  With -k it then waits for another SIGUSR1 before exiting,
  * so that its memory can be read.  With -w the forked child prints "child
- * ready <pid>" and waits for a SIGUSR1 of its own before its work.  With -l
+ * ready <pid>" and waits for a SIGUSR1 of its own before its work.  With -m
+ * the process first maps VMAS pages of anonymous memory, written, every
+ * other one then made read-only, so VMAS mappings that a fork copies one
+ * by one, and prints "fork start <ns>" and "fork done <ns>" (CLOCK_REALTIME,
+ * as date +%s%N) before and after its fork().  With -l
  * each call of probed_work() is
  * followed by one call of libc's getppid().
  *
@@ -25,6 +29,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +40,7 @@ static int threads = 1;
 static int use_libc;
 static int child_waits;
 static unsigned long vfork_sum;
+static long many_vmas;
 unsigned long probed_scale = 2654435761UL;
 
 __attribute__((noinline)) unsigned long probed_mix(unsigned long x)
@@ -96,6 +102,31 @@ static void wait_usr1(sigset_t *set)
 	sigwait(set, &sig);
 }
 
+/* -m: n pages, written, every other one read-only: n mappings. */
+static void map_many(long n)
+{
+	long page = sysconf(_SC_PAGESIZE), i;
+	char *p;
+
+	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		exit(2);
+	for (i = 0; i < n; i++)
+		p[i * page] = 1;
+	for (i = 1; i < n; i += 2)
+		if (mprotect(p + i * page, page, PROT_READ))
+			exit(2);
+}
+
+static long long realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 /* Whether a SIGUSR1 is pending; it is consumed if so. */
 static int got_usr1(sigset_t *set)
 {
@@ -128,7 +159,11 @@ static void round_once(int fork_child, int vfork_child, int keep, sigset_t *set)
 	pid_t child;
 
 	if (fork_child) {
+		if (many_vmas)
+			printf("fork start %lld\n", realtime_ns());
 		child = fork();
+		if (child > 0 && many_vmas)
+			printf("fork done %lld\n", realtime_ns());
 		if (child == 0) {
 			if (child_waits) {
 				printf("child ready %d\n", getpid());
@@ -173,12 +208,13 @@ int main(int argc, char **argv)
 	struct timespec start, now;
 	sigset_t set;
 
-	while ((opt = getopt(argc, argv, "n:t:fwvkld:xg")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:fwm:vkld:xg")) != -1) {
 		switch (opt) {
 		case 'n': calls = atol(optarg); break;
 		case 't': threads = atoi(optarg); break;
 		case 'f': fork_child = 1; break;
 		case 'w': child_waits = 1; break;
+		case 'm': many_vmas = atol(optarg); break;
 		case 'v': vfork_child = 1; break;
 		case 'k': keep = 1; break;
 		case 'l': use_libc = 1; break;
@@ -186,12 +222,14 @@ int main(int argc, char **argv)
 		case 'x': re_exec = 1; break;
 		case 'g': go = 1; break;
 		default:
-			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f [-w]] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
+			fprintf(stderr, "usage: target [-n CALLS] [-t THREADS] [-f [-w] [-m VMAS]] [-v] [-k] [-l] [-d SECONDS] [-x] [-g]\n");
 			return 2;
 		}
 	}
-	if (threads < 1 || threads > MAX_THREADS)
+	if (threads < 1 || threads > MAX_THREADS || many_vmas < 0)
 		return 2;
+	if (many_vmas)
+		map_many(many_vmas);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
