@@ -437,7 +437,7 @@ perf_count() { # data event [pid]
 # The median of the numbers on stdin, one a line (the mean of the middle
 # two for an even count); nothing for no numbers.
 median() {
-	sort -g | awk '{ v[NR] = $1 }
+	sort -g | awk -v OFMT=%.10g '{ v[NR] = $1 }
 		END { if (NR) print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
@@ -483,6 +483,23 @@ any_undecided() { # "a b op limit"...
 		read -r a b op limit <<<"$t"
 		[ "$(decide "$(paired_stats "$a" "$b")" "$op" "$limit")" != undecided ] ||
 			return 0
+	done
+	return 1
+}
+
+# ---- make bench's section 8, "cost when unused" (tests/bench/unused) ----
+
+# Its loops (bench.c modes), in order; a loop's tag for the instruction
+# counting plugin (tests/bench/insns.c) is its place in the list, from 1.
+UNUSED_WORK=(fork spawn maplib fault threads)
+
+unused_tag() { # loop
+	local i
+	for i in "${!UNUSED_WORK[@]}"; do
+		[ "${UNUSED_WORK[i]}" != "$1" ] || {
+			echo $((i + 1))
+			return
+		}
 	done
 	return 1
 }

@@ -21,6 +21,12 @@
  *                                       for it; only the exit is timed
  *   bench exit                          exits at once
  *
+ * With -m TAG (1-8), each timed repetition of a loop is followed by
+ * COUNTED single calls (fewer where they take over 2 s), each in a window
+ * whose guest instructions tests/bench/insns.c, a QEMU plugin, counts
+ * under TAG (threads leaves its start out of the window, as it does out
+ * of the time), and then by the plugin's report of them.
+ *
  * Prints "ready <pid>" and waits for SIGUSR1.  hot, write, spawn, fork and
  * maplib then call their function for a short warm-up and then, timed with
  * CLOCK_MONOTONIC, in growing batches until SECONDS (default 0.5) have
@@ -72,7 +78,51 @@ asm(".text\n"
 	".size bench_sled, .-bench_sled\n");
 
 #define FAULT_PAGES	64
+#define COUNTED		100	/* calls counted in instructions per run, */
+#define COUNTED_NS	2e9	/* unless they take longer than this */
 #define THREADS		64	/* the child's threads, its main one included */
+
+/*
+ * The markers of tests/bench/insns.c: "nopl DISP(%rax)", DISP holding a
+ * magic number, the kind and the tag, as immediates, so one asm per
+ * kind and tag.
+ */
+#define MARK_MAGIC	0x5bec0000u
+#define MARK_RESUME	1
+#define MARK_PAUSE	2
+#define MARK_END	3
+#define MARK_REPORT	4
+#define MARK(kind, tag)							\
+	asm volatile("nopl %c0(%%rax)" : :				\
+		     "i" (MARK_MAGIC | (kind) << 8 | (tag)))
+#define MARK_CASE(kind, tag)	case tag: MARK(kind, tag); break
+#define MARK_TAGS(kind)							\
+	switch (mark_tag) {						\
+	MARK_CASE(kind, 1); MARK_CASE(kind, 2); MARK_CASE(kind, 3);	\
+	MARK_CASE(kind, 4); MARK_CASE(kind, 5); MARK_CASE(kind, 6);	\
+	MARK_CASE(kind, 7); MARK_CASE(kind, 8);				\
+	}
+#define MARK_TAG_MAX	8
+
+static int mark_tag;		/* -m TAG; 0: no markers */
+
+static void mark(int kind)
+{
+	switch (kind) {
+	case MARK_RESUME:
+		MARK_TAGS(MARK_RESUME);
+		break;
+	case MARK_PAUSE:
+		MARK_TAGS(MARK_PAUSE);
+		break;
+	case MARK_END:
+		MARK_TAGS(MARK_END);
+		break;
+	case MARK_REPORT:
+		MARK_TAGS(MARK_REPORT);
+		break;
+	}
+}
 
 static unsigned long sink;
 static double untimed_ns;	/* what a batch asks run_for() not to count */
@@ -199,6 +249,7 @@ static void threads_batch(long n)
 	long i;
 
 	for (i = 0; i < n; i++) {
+		mark(MARK_PAUSE);
 		t0 = now_ns();
 		if (pipe(ready) || pipe(go))
 			exit(3);
@@ -210,6 +261,7 @@ static void threads_batch(long n)
 		if (read(ready[0], &c, 1) != 1)
 			exit(3);
 		untimed_ns += now_ns() - t0;
+		mark(MARK_RESUME);
 		if (write(go[1], &c, 1) != 1)
 			exit(3);
 		reap(pid);
@@ -256,6 +308,20 @@ static long run_for(void (*batch)(long), double ns, double *elapsed)
 	return calls;
 }
 
+/* The calls that -m counts in instructions, one window each. */
+static void counted(void (*batch)(long))
+{
+	double t0 = now_ns();
+	int i;
+
+	for (i = 0; i < COUNTED && now_ns() - t0 < COUNTED_NS; i++) {
+		mark(MARK_RESUME);
+		batch(1);
+		mark(MARK_END);
+	}
+	mark(MARK_REPORT);
+}
+
 static void timed(void (*batch)(long), double seconds)
 {
 	double warm_ns, ns;
@@ -263,6 +329,8 @@ static void timed(void (*batch)(long), double seconds)
 
 	warm = run_for(batch, seconds * 1e9 / 10, &warm_ns);
 	calls = run_for(batch, seconds * 1e9, &ns);
+	if (mark_tag)
+		counted(batch);
 	printf("result %.2f calls %ld total %ld\n", ns / calls, calls,
 	       warm + calls);
 }
@@ -294,7 +362,7 @@ static void paced(long usec)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench hot|write|spawn|fork|fault|threads [-d SECONDS] [-n RUNS] | maplib -f FILE [-d SECONDS] [-n RUNS] | pace [-u USEC] | exit\n");
+	fprintf(stderr, "usage: bench hot|write|spawn|fork|fault|threads [-d SECONDS] [-n RUNS] [-m TAG] | maplib -f FILE [-d SECONDS] [-n RUNS] [-m TAG] | pace [-u USEC] | exit\n");
 	exit(2);
 }
 
@@ -319,13 +387,18 @@ int main(int argc, char **argv)
 	if (!modes[i])
 		usage();
 	optind = 2;
-	while ((opt = getopt(argc, argv, "d:f:n:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:f:m:n:u:")) != -1) {
 		switch (opt) {
 		case 'd':
 			seconds = atof(optarg);
 			break;
 		case 'f':
 			file = optarg;
+			break;
+		case 'm':
+			mark_tag = atoi(optarg);
+			if (mark_tag < 1 || mark_tag > MARK_TAG_MAX)
+				usage();
 			break;
 		case 'n':
 			runs = atol(optarg);
