@@ -74,7 +74,7 @@ test: build
 # it in ACPI's AML interpreter (PCI IRQ routing), which RCU's default stall
 # timeout would report.
 test-debug: kernel-debug perf
-	@KOUT=$(KDOUT) TEST_TIMEOUT=1200 SUITE_TIMEOUT=6000 \
+	@KOUT=$(KDOUT) TEST_TIMEOUT=1200 SUITE_TIMEOUT=9000 \
 		VM_APPEND=rcupdate.rcu_cpu_stall_timeout=60 tests/run-all
 
 demo: build
