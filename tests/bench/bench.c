@@ -84,44 +84,44 @@ asm(".text\n"
 
 /*
  * The markers of tests/bench/insns.c: "nopl DISP(%rax)", DISP holding a
- * magic number, the kind and the tag, as immediates, so one asm per
- * kind and tag.
+ * magic number, the kind (1-4) and the tag (1-8) as an immediate.  So
+ * bench_marks holds one 8-byte stub per kind and tag, the marker and a
+ * ret, kind by kind.
  */
-#define MARK_MAGIC	0x5bec0000u
 #define MARK_RESUME	1
 #define MARK_PAUSE	2
 #define MARK_END	3
 #define MARK_REPORT	4
-#define MARK(kind, tag)							\
-	asm volatile("nopl %c0(%%rax)" : :				\
-		     "i" (MARK_MAGIC | (kind) << 8 | (tag)))
-#define MARK_CASE(kind, tag)	case tag: MARK(kind, tag); break
-#define MARK_TAGS(kind)							\
-	switch (mark_tag) {						\
-	MARK_CASE(kind, 1); MARK_CASE(kind, 2); MARK_CASE(kind, 3);	\
-	MARK_CASE(kind, 4); MARK_CASE(kind, 5); MARK_CASE(kind, 6);	\
-	MARK_CASE(kind, 7); MARK_CASE(kind, 8);				\
-	}
 #define MARK_TAG_MAX	8
+
+void bench_marks(void);
+asm(".text\n"
+	".globl bench_marks\n.type bench_marks, @function\n"
+	".p2align 3\n"
+	"bench_marks:\n"
+	"\t.set bench_mark_kind, 1\n"
+	"\t.rept 4\n"
+	"\t.set bench_mark_tag, 1\n"
+	"\t.rept 8\n"
+	"\tnopl (0x5bec0000 + (bench_mark_kind << 8) + bench_mark_tag)(%rax)\n"
+	"\tret\n"
+	"\t.set bench_mark_tag, bench_mark_tag + 1\n"
+	"\t.endr\n"
+	"\t.set bench_mark_kind, bench_mark_kind + 1\n"
+	"\t.endr\n"
+	".size bench_marks, .-bench_marks\n");
 
 static int mark_tag;		/* -m TAG; 0: no markers */
 
 static void mark(int kind)
 {
-	switch (kind) {
-	case MARK_RESUME:
-		MARK_TAGS(MARK_RESUME);
-		break;
-	case MARK_PAUSE:
-		MARK_TAGS(MARK_PAUSE);
-		break;
-	case MARK_END:
-		MARK_TAGS(MARK_END);
-		break;
-	case MARK_REPORT:
-		MARK_TAGS(MARK_REPORT);
-		break;
-	}
+	void (*stub)(void);
+
+	if (!mark_tag)
+		return;
+	stub = (void (*)(void))((char *)bench_marks +
+				((kind - 1) * MARK_TAG_MAX + mark_tag - 1) * 8);
+	stub();
 }
 
 static unsigned long sink;
