@@ -31,7 +31,8 @@
  * maplib then call their function for a short warm-up and then, timed with
  * CLOCK_MONOTONIC, in growing batches until SECONDS (default 0.5) have
  * passed, and print "result <ns per call> calls <timed calls> total <all
- * calls>"; they do that RUNS times (default 1, 0 for ever), each after a
+ * calls> vcs <voluntary> ivcs <involuntary>", the last two the process's
+ * context switches over the timed calls; they do that RUNS times (default 1, 0 for ever), each after a
  * SIGUSR1.  pace writes until the next SIGUSR1 and prints "result 0 calls
  * <n> total <n>" with a raw write system call, so that a probe on libc's
  * write() sees exactly the n calls counted.
@@ -50,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -324,15 +326,19 @@ static void counted(void (*batch)(long))
 
 static void timed(void (*batch)(long), double seconds)
 {
+	struct rusage r0, r1;
 	double warm_ns, ns;
 	long warm, calls;
 
 	warm = run_for(batch, seconds * 1e9 / 10, &warm_ns);
+	getrusage(RUSAGE_SELF, &r0);
 	calls = run_for(batch, seconds * 1e9, &ns);
+	getrusage(RUSAGE_SELF, &r1);
 	if (mark_tag)
 		counted(batch);
-	printf("result %.2f calls %ld total %ld\n", ns / calls, calls,
-	       warm + calls);
+	printf("result %.2f calls %ld total %ld vcs %ld ivcs %ld\n",
+	       ns / calls, calls, warm + calls, r1.ru_nvcsw - r0.ru_nvcsw,
+	       r1.ru_nivcsw - r0.ru_nivcsw);
 }
 
 static int usr1_pending(void)
