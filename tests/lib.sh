@@ -32,12 +32,13 @@ expect_eq() { # what expected actual
 }
 
 # Start tests/target in the background with its output in $1; sets TPID.
+# It must print "ready" within TARGET_START_SECS (5).
 target_start() { # outfile target-args...
 	local out=$1 i
 	shift
 	"$@" >"$out" 2>&1 &
 	TPID=$!
-	for i in $(seq 100); do
+	for i in $(seq $((${TARGET_START_SECS:-5} * 20))); do
 		grep -q '^ready' "$out" && return 0
 		sleep 0.05
 	done
