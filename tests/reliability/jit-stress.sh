@@ -1,9 +1,9 @@
 #!/bin/bash
-# Stress on JIT code: tests/jit.c rewrites, moves, unmaps, frees, copies
-# and re-protects its code and forks, in a pseudo-random order (its churn
+# Stress on JIT code: tests/jit.c rewrites, moves, unmaps, frees and
+# re-protects its code and forks, in a pseudo-random order (its churn
 # command), while two shells add, enable, disable and delete probes (entry,
 # stepped and return) at wherever its perf map says the code is.  Every
-# result of the JIT, of its copies and of its children must be that of an
+# result of the JIT and of its children must be that of an
 # unprobed run, no signal may reach them, and at the end the code is the
 # JIT's own.  Once with code that stays writable (-w), once with W^X code;
 # JIT_STRESS_SECONDS (30) in all.
