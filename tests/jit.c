@@ -27,6 +27,12 @@
  *               prints "poke faults <page faults the write took>"
  *   rewrite     writes the function again, the same bytes (a JIT that
  *               recompiles in place)
+ *   peek ADDR   prints "peek <hex>": the 12 bytes at ADDR as this process
+ *               reads them (what it runs: a debugger reading
+ *               /proc/PID/mem is shown the instructions under a uprobe's
+ *               int3 in JIT code)
+ *   patch       rewrites jit_fn's add $1,%eax (at +7) as inc %eax; nop:
+ *               other bytes, the same result (a JIT that patches code)
  *   prot MODE   mprotect()s the code to MODE: r, rw, rx or rwx
  *   free        MADV_FREE on the code, then writes it again
  *   dontneed    MADV_DONTNEED on the code, then writes it again
@@ -257,6 +263,17 @@ static void churn(long n)
 	printf("churned %ld\n", n);
 }
 
+static void peek(unsigned long addr)
+{
+	const volatile unsigned char *p = (const void *)addr;
+	int i;
+
+	printf("peek ");
+	for (i = 0; i < 12; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
 static void run(const char *cmd, long n)
 {
 	if (!strcmp(cmd, "call")) {
@@ -272,6 +289,12 @@ static void run(const char *cmd, long n)
 		printf("poke faults %ld\n", r1.ru_minflt - r0.ru_minflt);
 	} else if (!strcmp(cmd, "copy")) {
 		copy_code();
+	} else if (!strcmp(cmd, "patch")) {
+		static const unsigned char inc[] = { 0xff, 0xc0, 0x90 };
+
+		writable(code, 1);
+		memcpy(code + 7, inc, sizeof(inc));
+		writable(code, 0);
 	} else if (!strcmp(cmd, "rewrite")) {
 		emit();
 	} else if (!strcmp(cmd, "free") || !strcmp(cmd, "dontneed")) {
@@ -334,6 +357,8 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd, "prot")) {
 			if (mprotect(code, CODE_SIZE, prot_of(arg)))
 				die("mprotect");
+		} else if (!strcmp(cmd, "peek")) {
+			peek(strtoul(arg, NULL, 0));
 		} else if (!strcmp(cmd, "use")) {
 			use_copy = !strncmp(arg, "copy", 4);
 			use_off = arg[strlen(arg) - 1] == 'g' ? G_OFF : 0;

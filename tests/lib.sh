@@ -308,6 +308,14 @@ jit_do() { # command...
 	JFN=$(sed -n 's/^fn //p' /tmp/drive.out | tail -n 1)
 }
 
+# JBYTES: the 12 bytes at VADDR as the JIT process itself reads them, as
+# hex: what it runs (/proc/PID/mem shows a debugger the instructions under
+# the breakpoints of uprobes in JIT code).
+jit_peek() { # vaddr
+	jit_do peek "$1"
+	JBYTES=$(sed -n 's/^peek //p' /tmp/drive.out | tail -n 1)
+}
+
 # Call its function N times; the sum must be 3 * i + 1 summed over i < N.
 jit_call() { # n
 	jit_do call "$1"

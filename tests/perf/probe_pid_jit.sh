@@ -58,16 +58,22 @@ expect_eq "report rows on the JIT symbol" 2 \
 	"$(grep -cE "^ +100\.00% +jit +\[JIT\] tid $p +\[\.\] jit_fn\$" /tmp/report.out)"
 grep -qE "^ +100\.00% +jit +jit +\[\.\] main\$" /tmp/report.out
 
-# A write to the page while they are recorded retires the three; -l says
-# so.  The fourth, never enabled, was never armed and stays.
-perf_record_during /tmp/jit.data "$evs" \
-	bash -c ". $TESTS/lib.sh; drive_send $((DONE + 1)) poke"
-DONE=$((DONE + 1))
+# While all four are recorded, a write next to the code keeps them; a
+# write to the add at +7 retires the probe there only, and -l says so.
+perf_record_during /tmp/jit.data "$evs,probe:p_${p}_$(hex16 $((fn + 7)))" \
+	bash -c ". $TESTS/lib.sh; drive_send $((DONE + 1)) poke;
+		drive_send $((DONE + 2)) patch; drive_send $((DONE + 3)) call 5"
+DONE=$((DONE + 3))
 perf probe -l | tee /tmp/list.out
-expect_eq "events listed as retired" 3 "$(grep -c "in pid $p (retired)" /tmp/list.out)"
+expect_eq "events listed as retired" "probe:p_${p}_$(hex16 $((fn + 7)))" \
+	"$(grep "in pid $p (retired)" /tmp/list.out | awk '{ print $1 }')"
+expect_eq "samples after the write next to the code" 5 \
+	"$(perf_count /tmp/jit.data "probe:p_${p}_jit_fn" $p)"
 perf probe -d "probe:p_${p}_*"
 test -z "$(cat $T/uprobe_events)"
-expect_eq "code after -d" "$JIT_CODE" "$(mem_bytes $p $fn 12)"
+jit_peek $fn
+expect_eq "code after -d, with the add patched" 554889e58d047fffc0905dc3 \
+	"$JBYTES"
 jit_call 10
 
 # A name with ':', '*', '~', '[', ']', '\' and its source after a space,

@@ -57,7 +57,8 @@ run() { # jit-mode seconds
 	touch "$W/stop"
 	wait $probers
 	test -z "$(grep ' js/' "$TRACING/uprobe_events" || true)"
-	expect_eq "code at the end" "$JIT_CODE" "$(mem_bytes "$JPID" "$JFN" 12)"
+	jit_peek $JFN
+	expect_eq "code at the end" "$JIT_CODE" "$JBYTES"
 	jit_call 100
 	drive_end
 	echo "jit-stress ${MODE:-W^X}: $ops changes, each with calls and a fork; probers: $(cat "$W/prober.1"); $(cat "$W/prober.2")"
