@@ -25,10 +25,30 @@
  *               (jit_fn, jit_g), copyfn or copyg (their copies)
  *   poke        writes a byte on the function's page, after its code;
  *               prints "poke faults <page faults the write took>"
+ *   race N [CPU]
+ *               (-w only) a second thread, on CPU if given, writes that
+ *               byte in a loop while this one calls the function N
+ *               times; prints a sum line, then "race writes <W> ns <T>
+ *               faults <F>": the writes the writer made in the T ns the
+ *               calls took, and the page faults of both threads then
+ *   wcycle N    N times: writes that byte, then calls the function once
+ *   fcycle N    N times: MADV_DONTNEED on a scratch anonymous page, a
+ *               write to it (an ordinary write fault), then a call
+ *   tcall N     "call", timed
+ *               The last three print a sum line, then "ns <command> <ns
+ *               per cycle> faults <page faults per cycle>" (the time
+ *               from CLOCK_MONOTONIC)
+ *   sled N      maps more code: N one-byte nops, then a ret, none of
+ *               them called; the nops lie in the first SLED_PER_PAGE
+ *               (4080) bytes of each page (an instruction in the last 16
+ *               bytes could reach past its page, and is not probed), the
+ *               rest of the page being nops too; prints "sled <address>
+ *               <nops a page>"
  *   rewrite     writes the function again, the same bytes (a JIT that
  *               recompiles in place)
- *   peek ADDR   prints "peek <hex>": the 12 bytes at ADDR as this process
- *               reads them (what it runs: a debugger reading
+ *   peek ADDR [N]
+ *               prints "peek <hex>": the N (12) bytes at ADDR as this
+ *               process reads them (what it runs: a debugger reading
  *               /proc/PID/mem is shown the instructions under a uprobe's
  *               int3 in JIT code)
  *   patch       rewrites jit_fn's add $1,%eax (at +7) as inc %eax; nop:
@@ -54,15 +74,19 @@
  * test sees it in the exit status.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CODE_SIZE 4096
+#define SLED_PER_PAGE (CODE_SIZE - 16)	/* probed nops of a sled page */
 #define G_OFF 64	/* jit_g */
 #define G_CALL 4	/* its call to jit_fn, 5 bytes */
 
@@ -78,7 +102,8 @@ static const unsigned char g_code[] = {
 
 typedef int (*fn_t)(int);
 
-static unsigned char *code, *copied;
+static unsigned char *code, *copied, *sled, *scratch;
+static size_t sled_size;
 static int rwx;
 static int use_copy, use_off;	/* what "call" calls */
 static char **args;		/* for exec */
@@ -158,9 +183,15 @@ static void write_map(void)
 	printf("fn %p\n", (void *)code);
 }
 
+/* The function "call" calls */
+static fn_t in_use(void)
+{
+	return (fn_t)((use_copy ? copied : code) + use_off);
+}
+
 static unsigned long calls(long n)
 {
-	fn_t fn = (fn_t)((use_copy ? copied : code) + use_off);
+	fn_t fn = in_use();
 	unsigned long sum = 0;
 	long i;
 
@@ -202,7 +233,7 @@ static void move_code(void)
 	write_map();
 }
 
-static void run(const char *cmd, long n);
+static void run(const char *cmd, long n, const char *arg2);
 
 /*
  * A forked child makes n calls, prints their sum line as "child sum ..."
@@ -243,7 +274,7 @@ static void churn(long n)
 		const char *c = changes[rand_r(&seed) % n_changes];
 
 		if (strcmp(c, "prot")) {
-			run(c, 0);
+			run(c, 0, "");
 		} else if (mprotect(code, CODE_SIZE, PROT_READ | PROT_EXEC) ||
 			   (rwx && mprotect(code, CODE_SIZE,
 					    PROT_READ | PROT_WRITE | PROT_EXEC))) {
@@ -263,18 +294,169 @@ static void churn(long n)
 	printf("churned %ld\n", n);
 }
 
-static void peek(unsigned long addr)
+static void peek(unsigned long addr, long n)
 {
 	const volatile unsigned char *p = (const void *)addr;
-	int i;
+	long i;
 
 	printf("peek ");
-	for (i = 0; i < 12; i++)
+	for (i = 0; i < n; i++)
 		printf("%02x", p[i]);
 	printf("\n");
 }
 
-static void run(const char *cmd, long n)
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long minor_faults(void)
+{
+	struct rusage r;
+
+	getrusage(RUSAGE_SELF, &r);
+	return r.ru_minflt;
+}
+
+/* The byte "poke" writes: on the function's page, after its code */
+static void write_next(void)
+{
+	*(volatile unsigned char *)&code[CODE_SIZE - 1] = 0xc3;
+}
+
+static int race_stop;
+static long race_writes;
+
+static void *race_writer(void *arg __attribute__((unused)))
+{
+	long n = 0;
+
+	while (!__atomic_load_n(&race_stop, __ATOMIC_RELAXED)) {
+		write_next();
+		__atomic_store_n(&race_writes, ++n, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/*
+ * n calls while a second thread keeps writing next to the code, on @cpu
+ * unless it is negative
+ */
+static void race(long n, int cpu)
+{
+	long w0, w1, f0, f1;
+	long long t0, t1;
+	unsigned long sum;
+	pthread_attr_t attr;
+	pthread_t writer;
+	cpu_set_t set;
+
+	if (!rwx) {
+		fprintf(stderr, "race: the code must stay writable (jit -w)\n");
+		exit(1);
+	}
+	race_stop = 0;
+	race_writes = 0;
+	pthread_attr_init(&attr);
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (pthread_attr_setaffinity_np(&attr, sizeof(set), &set))
+			die("pthread_attr_setaffinity_np");
+	}
+	if (pthread_create(&writer, &attr, race_writer, NULL))
+		die("pthread_create");
+	pthread_attr_destroy(&attr);
+	while (!(w0 = __atomic_load_n(&race_writes, __ATOMIC_RELAXED)))
+		;
+	f0 = minor_faults();
+	t0 = now_ns();
+	sum = calls(n);
+	t1 = now_ns();
+	w1 = __atomic_load_n(&race_writes, __ATOMIC_RELAXED);
+	f1 = minor_faults();
+	__atomic_store_n(&race_stop, 1, __ATOMIC_RELAXED);
+	if (pthread_join(writer, NULL))
+		die("pthread_join");
+	printf("sum %lu calls %ld\n", sum, n);
+	printf("race writes %ld ns %lld faults %ld\n", w1 - w0, t1 - t0,
+	       f1 - f0);
+}
+
+/* What a cycle of wcycle and of fcycle does before its call */
+static void cycle_write(void)
+{
+	writable(code, 1);
+	write_next();
+	writable(code, 0);
+}
+
+static void cycle_fault(void)
+{
+	if (madvise(scratch, CODE_SIZE, MADV_DONTNEED))
+		die("madvise");
+	*(volatile unsigned char *)scratch = 1;
+}
+
+/* n cycles of @before (if any), then a call; timed */
+static void timed(const char *cmd, long n, void (*before)(void))
+{
+	fn_t fn = in_use();
+	unsigned long sum = 0;
+	long faults, i;
+	long long t;
+
+	faults = minor_faults();
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		if (before)
+			before();
+		sum += (unsigned int)fn((int)i);
+	}
+	t = now_ns() - t;
+	faults = minor_faults() - faults;
+	printf("sum %lu calls %ld\n", sum, n);
+	printf("ns %s %.1f faults %.3f\n", cmd, (double)t / n,
+	       (double)faults / n);
+}
+
+static void map_scratch(void)
+{
+	if (scratch)
+		return;
+	scratch = mmap(NULL, CODE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (scratch == MAP_FAILED)
+		die("mmap");
+}
+
+/* Where a sled's nop i is, from its start */
+static size_t sled_at(long i)
+{
+	return i / SLED_PER_PAGE * CODE_SIZE + i % SLED_PER_PAGE;
+}
+
+static void map_sled(long n)
+{
+	int prot = PROT_READ | PROT_WRITE | (rwx ? PROT_EXEC : 0);
+
+	if (sled && munmap(sled, sled_size))
+		die("munmap");
+	sled_size = (n / SLED_PER_PAGE + 1) * CODE_SIZE;
+	sled = mmap(NULL, sled_size, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sled == MAP_FAILED)
+		die("mmap");
+	memset(sled, 0x90, sled_size);
+	sled[sled_at(n)] = 0xc3;
+	if (!rwx && mprotect(sled, sled_size, PROT_READ | PROT_EXEC))
+		die("mprotect");
+	printf("sled %p %d\n", (void *)sled, SLED_PER_PAGE);
+}
+
+static void run(const char *cmd, long n, const char *arg2)
 {
 	if (!strcmp(cmd, "call")) {
 		printf("sum %lu calls %ld\n", calls(n), n);
@@ -283,10 +465,21 @@ static void run(const char *cmd, long n)
 
 		writable(code, 1);
 		getrusage(RUSAGE_SELF, &r0);
-		*(volatile unsigned char *)&code[CODE_SIZE - 1] = 0xc3;
+		write_next();
 		getrusage(RUSAGE_SELF, &r1);
 		writable(code, 0);
 		printf("poke faults %ld\n", r1.ru_minflt - r0.ru_minflt);
+	} else if (!strcmp(cmd, "race")) {
+		race(n, *arg2 ? atoi(arg2) : -1);
+	} else if (!strcmp(cmd, "wcycle")) {
+		timed(cmd, n, cycle_write);
+	} else if (!strcmp(cmd, "fcycle")) {
+		map_scratch();
+		timed(cmd, n, cycle_fault);
+	} else if (!strcmp(cmd, "tcall")) {
+		timed(cmd, n, NULL);
+	} else if (!strcmp(cmd, "sled")) {
+		map_sled(n);
 	} else if (!strcmp(cmd, "copy")) {
 		copy_code();
 	} else if (!strcmp(cmd, "patch")) {
@@ -327,7 +520,7 @@ static void run(const char *cmd, long n)
 
 int main(int argc, char **argv)
 {
-	char line[128], cmd[32], arg[32];
+	char line[128], cmd[32], arg[32], arg2[32];
 	int done = 0;
 	FILE *in;
 
@@ -351,21 +544,21 @@ int main(int argc, char **argv)
 	printf("ready %d\n", getpid());
 
 	while (fgets(line, sizeof(line), in)) {
-		arg[0] = '\0';
-		if (sscanf(line, "%31s %31s", cmd, arg) < 1)
+		arg[0] = arg2[0] = '\0';
+		if (sscanf(line, "%31s %31s %31s", cmd, arg, arg2) < 1)
 			continue;
 		if (!strcmp(cmd, "prot")) {
 			if (mprotect(code, CODE_SIZE, prot_of(arg)))
 				die("mprotect");
 		} else if (!strcmp(cmd, "peek")) {
-			peek(strtoul(arg, NULL, 0));
+			peek(strtoul(arg, NULL, 0), arg2[0] ? atol(arg2) : 12);
 		} else if (!strcmp(cmd, "use")) {
 			use_copy = !strncmp(arg, "copy", 4);
 			use_off = arg[strlen(arg) - 1] == 'g' ? G_OFF : 0;
 			if (use_copy && !copied)
 				copy_code();
 		} else {
-			run(cmd, atol(arg));
+			run(cmd, atol(arg), arg2);
 		}
 		printf("done %d %s", ++done, line);
 	}

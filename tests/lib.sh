@@ -257,12 +257,15 @@ drive_gone() { # command
 }
 
 # Send it command number N and wait until it is done (from a subshell too).
+# With DRIVE_WAIT set, sleep that many seconds before looking (a timed
+# command: the polling would take CPU time from it).
 drive_send() { # n command...
 	local n=$1 i
 	shift
 	running "$DPID" || drive_gone "$*"
 	# A fifo whose reader died would block the writer
 	timeout 60 bash -c 'echo "$1" >/tmp/drive.in' - "$*" || drive_gone "$*"
+	[ -z "${DRIVE_WAIT:-}" ] || sleep "$DRIVE_WAIT"
 	for i in $(seq 3000); do
 		grep -q "^done $n " /tmp/drive.out && return 0
 		running "$DPID" || drive_gone "$*"
@@ -308,11 +311,11 @@ jit_do() { # command...
 	JFN=$(sed -n 's/^fn //p' /tmp/drive.out | tail -n 1)
 }
 
-# JBYTES: the 12 bytes at VADDR as the JIT process itself reads them, as
-# hex: what it runs (/proc/PID/mem shows a debugger the instructions under
-# the breakpoints of uprobes in JIT code).
-jit_peek() { # vaddr
-	jit_do peek "$1"
+# JBYTES: the N (12) bytes at VADDR as the JIT process itself reads them,
+# as hex: what it runs (/proc/PID/mem shows a debugger the instructions
+# under the breakpoints of uprobes in JIT code).
+jit_peek() { # vaddr [n]
+	jit_do peek "$@"
 	JBYTES=$(sed -n 's/^peek //p' /tmp/drive.out | tail -n 1)
 }
 
