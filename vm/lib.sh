@@ -44,3 +44,24 @@ COVER=0000-cover-letter.patch
 series_patches() { # series-file
 	series_list "$1" | grep -vx "$COVER" || true
 }
+
+# The two areas: the kernel's series apply first, then perf's.  Each area
+# directory has a series file naming its series, one directory each, in the
+# order they apply; each of those has its cover letter, its patches and its
+# own series file.  In build/linux, the branch AREA/SERIES (kernel/core)
+# points at the last commit of that series.
+AREAS="kernel tools-perf"
+
+area_dir() { echo "$TOP/$1-patches"; } # area
+
+# "area/series" for every series, in the order they apply.
+all_series() {
+	local a s
+	for a in $AREAS; do
+		for s in $(series_list "$(area_dir "$a")/series"); do
+			echo "$a/$s"
+		done
+	done
+}
+
+series_dir() { echo "$TOP/${1%%/*}-patches/${1#*/}"; } # area/series

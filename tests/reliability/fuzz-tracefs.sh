@@ -123,8 +123,8 @@ parts() {
 		"@sym:u64|Symbol is not available with uprobe|0"
 		'$nosuch|Invalid $-variable specified|0'
 		"%ax:string|String accepts only memory argument|4"
-		'$comm:u8|$comm and immediate strings take only the type string|6'
-		'c=\"x":s32|$comm and immediate strings take only the type string|7')
+		'$comm:u8|$comm and immediate-string only accepts string type|6'
+		'c=\"x":s32|$comm and immediate-string only accepts string type|7')
 }
 
 # ---- the oracle -------------------------------------------------------------

@@ -79,7 +79,7 @@ trap 'group_access revoke' EXIT
 # events/ (as with a tracefs mounted with gid=; new directories take
 # their parent's group).  Before that, tracefs cannot make the event's
 # directory with the writer's permissions: the event is refused as a
-# whole (kernel-patches/0019; 6.1 listed it without its directory).
+# whole (kernel-patches/fixes/0002; 6.1 listed it without its directory).
 fails_with "Cannot allocate memory" \
 	"${GROUP[@]}" bash -c "echo 'p:grp_own $p:$va' >> $TRACING/uprobe_events"
 ! grep -q "Not permitted to ptrace" "$TRACING/error_log" ||
