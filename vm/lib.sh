@@ -45,11 +45,12 @@ series_patches() { # series-file
 	series_list "$1" | grep -vx "$COVER" || true
 }
 
-# The two areas: the kernel's series apply first, then perf's.  Each area
-# directory has a series file naming its series, one directory each, in the
-# order they apply; each of those has its cover letter, its patches and its
-# own series file.  In build/linux, the branch AREA/SERIES (kernel/core)
-# points at the last commit of that series.
+# The two areas: the kernel's series apply first, then perf's.  Each series
+# is a directory of an area with its cover letter, its patches and its own
+# series file; the area's series file lists every series' files as
+# DIR/FILE, cover letter first, in the order they apply (vm/export-patches
+# writes it).  In build/linux, the branch AREA/SERIES (kernel/core) points
+# at the last commit of that series.
 AREAS="kernel tools-perf"
 
 area_dir() { echo "$TOP/$1-patches"; } # area
@@ -58,7 +59,8 @@ area_dir() { echo "$TOP/$1-patches"; } # area
 all_series() {
 	local a s
 	for a in $AREAS; do
-		for s in $(series_list "$(area_dir "$a")/series"); do
+		for s in $(series_list "$(area_dir "$a")/series" |
+			   sed -n 's,/.*,,p' | awk '!seen[$0]++'); do
 			echo "$a/$s"
 		done
 	done
