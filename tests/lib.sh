@@ -4,6 +4,12 @@
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$TESTS/../vm/lib.sh"
 TBIN=$B/tests
+# The kernel's uprobe selftests (test.d/uprobe), with their programs as
+# kselftest installs them (tests/Makefile), and the helpers they share
+# with the project's tests.
+KSFT_SRC=$SRC/tools/testing/selftests/ftrace
+UBIN=$B/kselftest/ftrace
+. "$KSFT_SRC/test.d/uprobe/functions"
 TRACING=/sys/kernel/tracing
 SAMPLE_KO=$KOUT/samples/uprobes/uprobe_example.ko
 
@@ -24,28 +30,6 @@ skip_test() { # reason...
 
 # ---- for tests ------------------------------------------------------------
 
-# Print the message and exit 1 unless the two values are equal.
-expect_eq() { # what expected actual
-	[ "$2" = "$3" ] && return 0
-	echo "  $1: expected '$2', got '$3'"
-	exit 1
-}
-
-# Start tests/target in the background with its output in $1; sets TPID.
-# It must print "ready" within TARGET_START_SECS (5).
-target_start() { # outfile target-args...
-	local out=$1 i
-	shift
-	"$@" >"$out" 2>&1 &
-	TPID=$!
-	for i in $(seq $((${TARGET_START_SECS:-5} * 20))); do
-		grep -q '^ready' "$out" && return 0
-		sleep 0.05
-	done
-	echo "  target did not start: $(cat "$out")"
-	exit 1
-}
-
 # Like target_start, for a process that must get the given pid again (a
 # pid freed since): ns_last_pid is set before each of a few tries.  Exits
 # 2 (skip) if the pid keeps going to other processes.
@@ -62,65 +46,10 @@ target_start_pid() { # pid outfile target-args...
 	skip_test "could not start a process with pid $pid again"
 }
 
-# Tell a waiting target to go on (see tests/target.c).
-target_go() { kill -USR1 "$1"; }
-
-# Let a target started with -k do its work and exit.
-target_finish() { # pid outfile
-	target_go "$1"
-	wait_line "$2" '^checksum' 60
-	target_go "$1"
-	wait "$1"
-}
-
-# Wait until the file has a line matching the pattern (5 s, or the given
-# number of seconds, at most).
-wait_line() { # file pattern [seconds]
-	local i
-	for i in $(seq $((${3:-5} * 50))); do
-		grep -q "$2" "$1" && return 0
-		sleep 0.02
-	done
-	echo "  no line '$2' in $1: $(cat "$1")"
-	exit 1
-}
-
-# The ELF address of a symbol (dynamic or static table), as hex digits.
-sym_value() { # file symbol
-	local val
-	local strip='{ sub(/@.*/, "", $3) } $3 == s { print $1; exit }'
-	val=$(nm -D --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
-	[ -n "$val" ] || val=$(nm --defined-only "$1" 2>/dev/null | awk -v s="$2" "$strip")
-	[ -n "$val" ] || return 1
-	echo "$val"
-}
-
-# The file offset of an ELF symbol (dynamic or static table).
-sym_offset() { # file symbol
-	local val
-	val=$(sym_value "$1" "$2") || return 1
-	vaddr_offset "$1" $((16#$val))
-}
-
-# The file offset of an ELF virtual address, through the PT_LOAD that
-# holds it (in its file part).
-vaddr_offset() { # file vaddr
-	readelf -lW "$1" | gawk -v v=$(($2)) '
-		$1 == "LOAD" {
-			off = strtonum($2); va = strtonum($3); sz = strtonum($5)
-			if (v >= va && v < va + sz) { printf "%d\n", v - va + off; exit }
-		}'
-}
-
 # Where a file offset of a file is in a process's private writable
 # mappings of it, one address a line, as 0x-hex.
 offset_data_vaddrs() { # pid file offset
-	gawk -v f="$(readlink -f "$2")" -v o="$3" '
-		$6 == f && $2 ~ /^rw-p/ {
-			split($1, r, "-"); s = strtonum("0x" r[1]); e = strtonum("0x" r[2])
-			m = strtonum("0x" $3)
-			if (o >= m && o < m + e - s) printf "0x%x\n", s + o - m
-		}' "/proc/$1/maps"
+	offset_vaddrs "$1" "$2" "$3" '^rw-p'
 }
 
 # A field (Location, Base, Semaphore) of an SDT marker of a file.
@@ -146,74 +75,6 @@ mem_u16() { # pid vaddr
 	echo $((16#${x:2:2}${x:0:2}))
 }
 
-# Where a file offset of a mapped file is in a process, from its maps (the
-# path as the process sees it, which need not exist here).
-offset_vaddr() { # pid file offset
-	gawk -v f="$(readlink -m "$2")" -v o="$3" '
-		$6 == f && $2 ~ /x/ {
-			split($1, r, "-"); s = strtonum("0x" r[1]); e = strtonum("0x" r[2])
-			m = strtonum("0x" $3)
-			if (o >= m && o < m + e - s) { printf "0x%x\n", s + o - m; exit }
-		}' "/proc/$1/maps"
-}
-
-# The runtime address of a symbol in a process.
-sym_vaddr() { # pid file symbol
-	local off
-	off=$(sym_offset "$2" "$3") || return 1
-	offset_vaddr "$1" "$2" "$off"
-}
-
-# Where a target's probed_scale (in .data, not executable) is, from the load
-# bias of its probed_work; as 0x-hex.
-scale_vaddr() { # pid target-binary
-	local link
-	link=$(nm "$2" | awk '$3 == "probed_scale" { s = $1 } $3 == "probed_work" { w = $1 }
-		END { print "0x" s " - 0x" w }')
-	printf '0x%x\n' $(($(sym_vaddr "$1" "$2" probed_work) + link))
-}
-
-# The lowest address of a process's stack, as 0x-hex.
-stack_vaddr() { # pid
-	awk '/\[stack\]/ { split($1, r, "-"); print "0x" r[1]; exit }' "/proc/$1/maps"
-}
-
-# N bytes at a virtual address of a process, as hex.
-mem_bytes() { # pid vaddr [n]
-	dd if="/proc/$1/mem" bs="${3:-16}" count=1 iflag=skip_bytes \
-		skip=$(($2)) 2>/dev/null | hex_bytes
-}
-
-# N bytes at an offset of a file, as hex.
-file_bytes() { # file offset [n]
-	dd if="$1" bs="${3:-16}" count=1 iflag=skip_bytes skip=$(($2)) \
-		2>/dev/null | hex_bytes
-}
-
-# A tmpfs at DIR with a copy of FILE in it, for a target on a filesystem
-# that a test then unmounts.
-tmpfs_copy() { # dir file
-	mkdir -p "$1"
-	mount -t tmpfs uptest "$1"
-	cp "$2" "$1/"
-}
-
-# Unmount DIR.  A probe drops what it holds of a process from a work item
-# run shortly after the process is gone, so this gives it up to 5 s.
-umount_soon() { # dir
-	local i
-	for i in $(seq 50); do
-		umount "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	umount "$1"
-}
-
-# Standard input as one string of hex digits (od -v: repeated lines too).
-hex_bytes() {
-	od -An -v -tx1 | tr -d ' \n'
-}
-
 # Kernel log from a marker on: klog_mark prints a marker it wrote to the
 # log, klog_since prints the log lines after it (without timestamps).
 klog_mark() {
@@ -225,106 +86,7 @@ klog_since() { # marker
 	dmesg | sed -n "/$1/,\$p" | tail -n +2 | sed 's/^\[[ 0-9.]*\] //'
 }
 
-# ---- programs driven through a fifo (tests/jit.c, tests/nodework.js) -------
-
-# They read commands from /tmp/drive.in, one a line, print "done N COMMAND"
-# after the Nth, and exit on "exit".  Start one with its output in
-# /tmp/drive.out; sets DPID.
-drive_start() { # command...
-	rm -f /tmp/drive.in
-	mkfifo /tmp/drive.in
-	DONE=0
-	"$@" /tmp/drive.in >/tmp/drive.out 2>&1 &
-	DPID=$!
-	wait_line /tmp/drive.out '^ready' 60
-}
-
-# Is process PID still running (not gone, not a zombie)?
-running() { # pid
-	local s
-	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	s=${s##*) }
-	[ "${s%% *}" != Z ]
-}
-
-# The driven program is gone at a command: fail, with its exit status when
-# this shell is its parent (a signal shows as 128 + its number).
-drive_gone() { # command
-	local rc=0
-	wait "$DPID" 2>/dev/null || rc=$?
-	echo "  $DPID is gone at '$1' (exit status $rc): $(tail -n 3 /tmp/drive.out)"
-	exit 1
-}
-
-# Send it command number N and wait until it is done (from a subshell too).
-# With DRIVE_WAIT set, sleep that many seconds before looking (a timed
-# command: the polling would take CPU time from it).
-drive_send() { # n command...
-	local n=$1 i
-	shift
-	running "$DPID" || drive_gone "$*"
-	# A fifo whose reader died would block the writer
-	timeout 60 bash -c 'echo "$1" >/tmp/drive.in' - "$*" || drive_gone "$*"
-	[ -z "${DRIVE_WAIT:-}" ] || sleep "$DRIVE_WAIT"
-	for i in $(seq 3000); do
-		grep -q "^done $n " /tmp/drive.out && return 0
-		running "$DPID" || drive_gone "$*"
-		sleep 0.02
-	done
-	echo "  no 'done $n' in 60 s: $(tail -n 3 /tmp/drive.out)"
-	exit 1
-}
-
-# Send it the next command (not from a subshell: this counts them).
-drive() { # command...
-	DONE=$((DONE + 1))
-	drive_send "$DONE" "$@"
-}
-
-# Let it exit; it must exit 0 (no signal).
-drive_end() {
-	local rc=0
-	echo exit >/tmp/drive.in
-	wait "$DPID" || rc=$?
-	expect_eq "exit status of $DPID" 0 "$rc"
-	rm -f /tmp/drive.in "/tmp/perf-$DPID.map"
-}
-
-# The last sum line it printed.
-drive_sum() {
-	grep '^sum ' /tmp/drive.out | tail -n 1
-}
-
-# tests/jit.c.  The bytes of its function, as hex.
-JIT_CODE=554889e58d047f83c0015dc3
-
-# Start it with args; sets JPID and JFN (the address of its function).
-jit_start() { # jit-args...
-	drive_start "$TBIN/jit" "$@"
-	JPID=$DPID
-	JFN=$(sed -n 's/^fn //p' /tmp/drive.out | tail -n 1)
-}
-
-# Send it the next command; JFN follows the function if it moves.
-jit_do() { # command...
-	drive "$@"
-	JFN=$(sed -n 's/^fn //p' /tmp/drive.out | tail -n 1)
-}
-
-# JBYTES: the N (12) bytes at VADDR as the JIT process itself reads them,
-# as hex: what it runs (/proc/PID/mem shows a debugger the instructions
-# under the breakpoints of uprobes in JIT code).
-jit_peek() { # vaddr [n]
-	jit_do peek "$@"
-	JBYTES=$(sed -n 's/^peek //p' /tmp/drive.out | tail -n 1)
-}
-
-# Call its function N times; the sum must be 3 * i + 1 summed over i < N.
-jit_call() { # n
-	jit_do call "$1"
-	expect_eq "JIT sum" "sum $((3 * $1 * ($1 - 1) / 2 + $1)) calls $1" \
-		"$(drive_sum)"
-}
+# ---- programs driven through a fifo (drive_start) --------------------------
 
 # tests/nodework.js under node, with its JIT symbols in /tmp/perf-PID.map.
 node_start() {
@@ -363,45 +125,6 @@ probed_run() { # binary symbol target-args...
 	target_go "$TPID"
 	wait "$TPID"
 	echo "$(sample_hits) $(grep '^checksum' "$out")"
-}
-
-# The checksum line of an unprobed run.
-plain_run() { # binary target-args...
-	local out=/tmp/plain_run.out
-	target_start "$out" "$@"
-	target_go "$TPID"
-	wait "$TPID"
-	grep '^checksum' "$out"
-}
-
-# ---- tracefs, from the tracing directory (as ftracetest runs .tc files) ---
-
-# 0x-prefixed, 16 hex digits, as uprobe_events shows addresses.
-hex16() { printf '0x%016x' "$1"; }
-
-# An event's hits in uprobe_profile (the tracing directory's, or the file
-# given).
-uprobe_hits() { # event [uprobe_profile]
-	awk -v e="$1" '$2 == e { print $3 }' "${2:-uprobe_profile}"
-}
-
-# The number of trace lines of an event.
-trace_count() { # event
-	grep -c " $1: (" trace || true
-}
-
-# Like ftracetest's check_error for uprobe_events, and the message must be
-# the expected one too.
-check_pid_error() { # command-with-^ message
-	ftrace_errlog_check trace_uprobe "$1" uprobe_events
-	grep -q "trace_uprobe: error: $2\$" error_log ||
-		{ echo "error_log lacks '$2':"; cat error_log; return 1; }
-}
-
-# The thread groups (from the record-tgid column) of an event's trace lines,
-# one a line; needs options/record-tgid set before the events were hit.
-trace_tgids() { # event
-	grep " $1: (" trace | sed -n 's/^.*( *\([0-9]*\)) \[[0-9]*\].*$/\1/p' | sort -u
 }
 
 # ---- perf -------------------------------------------------------------------

@@ -1,9 +1,10 @@
 #!/bin/bash
-# The sample module (pid_uprobe_register()) on JIT code: tests/jit.c's
-# function in read-write-exec anonymous memory counts exactly the calls,
-# the code is the JIT's again once the module is unloaded; a write next to
-# the code keeps the probe counting, and moving the code (mremap) retires
-# it (no more hits, the JIT's results right).
+# The sample module (pid_uprobe_register()) on JIT code:
+# selftests/ftrace/uprobe_jit.c's function in read-write-exec anonymous
+# memory counts exactly the calls, the code is the JIT's again once the
+# module is unloaded; a write next to the code keeps the probe counting, and
+# moving the code (mremap) retires it (no more hits, the JIT's results
+# right).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 

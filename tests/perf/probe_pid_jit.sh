@@ -1,10 +1,10 @@
 #!/bin/bash
-# perf probe -p on JIT code (tests/jit.c, symbols in /tmp/perf-PID.map):
-# FUNC, FUNC+OFF with a register, FUNC%return with $retval, 0xVADDR, -F,
-# -l; perf record -a counts every call and perf report puts the samples on
-# the JIT symbol; -d takes the probes away and the code is as it was.
-# A V8-like name with syntax characters and its source is taken as it is.
-# What JIT code cannot have is refused and changes nothing.
+# perf probe -p on JIT code (selftests/ftrace/uprobe_jit.c, symbols in
+# /tmp/perf-PID.map): FUNC, FUNC+OFF with a register, FUNC%return with
+# $retval, 0xVADDR, -F, -l; perf record -a counts every call and perf report
+# puts the samples on the JIT symbol; -d takes the probes away and the code
+# is as it was. A V8-like name with syntax characters and its source is
+# taken as it is. What JIT code cannot have is refused and changes nothing.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 

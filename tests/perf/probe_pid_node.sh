@@ -19,7 +19,7 @@ cleanup() {
 trap cleanup EXIT
 node_start
 p=$DPID
-grep -qx 'optimized true' /tmp/drive.out
+grep -qx 'optimized true' $DRIVE_OUT
 addr=0x$(awk '$3 == "JS:*mix" { a = $1 } END { print a }' /tmp/perf-$p.map)
 # in V8's code space, mapped read-write-exec
 awk -v a=$((addr)) '{ split($1, r, "-") }
@@ -80,7 +80,7 @@ expect_eq "sum, deoptimized" "$ref" "$(drive_sum)"
 n=$(hits)
 drive opt
 drive state
-expect_eq "state" "optimized true" "$(tail -n 2 /tmp/drive.out | head -n 1)"
+expect_eq "state" "optimized true" "$(tail -n 2 $DRIVE_OUT | head -n 1)"
 drive call 1000
 expect_eq "sum, optimized again" "$ref" "$(drive_sum)"
 expect_eq "hits on the old code" "$n" "$(hits)"

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Stress on JIT code: tests/jit.c rewrites, moves, unmaps, frees and
-# re-protects its code and forks, in a pseudo-random order (its churn
-# command), while two shells add, enable, disable and delete probes (entry,
-# stepped and return) at wherever its perf map says the code is.  Every
-# result of the JIT and of its children must be that of an
-# unprobed run, no signal may reach them, and at the end the code is the
-# JIT's own.  Once with code that stays writable (-w), once with W^X code;
+# Stress on JIT code: selftests/ftrace/uprobe_jit.c rewrites, moves, unmaps,
+# frees and re-protects its code and forks, in a pseudo-random order (its
+# churn command), while two shells add, enable, disable and delete probes
+# (entry, stepped and return) at wherever its perf map says the code is.
+# Every result of the JIT and of its children must be that of an unprobed
+# run, no signal may reach them, and at the end the code is the JIT's own.
+# Once with code that stays writable (-w), once with W^X code;
 # JIT_STRESS_SECONDS (30) in all.
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -50,7 +50,7 @@ run() { # jit-mode seconds
 	end=$(($(date +%s) + $2))
 	while [ "$(date +%s)" -lt "$end" ]; do
 		jit_do churn 100
-		grep -q '^churned 100$' /tmp/drive.out
+		grep -q '^churned 100$' $DRIVE_OUT
 		jit_call 100
 		ops=$((ops + 100))
 	done
