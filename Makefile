@@ -7,7 +7,7 @@
 #   make demo            boot QEMU and run the perf probe -p workflow
 #   make bench           boot QEMU once, run the benchmarks, build/bench/report.md
 #   make export-patches  write build/linux's commits back to the series files
-#   make check-series    build and boot each prefix of the kernel series
+#   make check-series    build (and boot) each prefix of the series
 #
 # Build output lives in build/ (ignored by git).
 
@@ -31,7 +31,7 @@ KCC    := ccache gcc
 export CCACHE_DIR ?= $(B)/ccache
 export CCACHE_MAXSIZE ?= 5G
 
-.PHONY: all deps tree kernel kernel-debug kernel-pristine perf build test \
+.PHONY: all deps tree kernel kernel-debug kernel-pristine perf perf-pristine build test \
 	test-debug demo bench export-patches check-series checkpatch clean
 
 all: build
@@ -59,21 +59,21 @@ kernel-debug: tree
 	$(call build_kernel,$(KDOUT),$(KDFRAG))
 
 perf: tree
-	@echo "== perf: tools/perf -> build/perf/perf"
-	@mkdir -p $(POUT)
-	@$(MAKE) -s -C $(SRC)/tools/perf O=$(POUT) CC="$(KCC)" -j$(JOBS) \
-		NO_LIBBPF=1 NO_BPF_SKEL=1 NO_JVMTI=1 NO_LIBPERL=1 \
-		>$(POUT)/build.log 2>&1 || { tail -40 $(POUT)/build.log; exit 1; }
+	@JOBS=$(JOBS) vm/perf
+
+# 6.1's perf without the series, for make test's perf test beside ours
+perf-pristine: tree
+	@JOBS=$(JOBS) vm/perf --pristine
 
 build: kernel perf
 
-test: build
+test: build perf-pristine
 	@tests/run-all
 
 # Slower: the debug kernel boots in about a minute under TCG, over 21 s of
 # it in ACPI's AML interpreter (PCI IRQ routing), which RCU's default stall
 # timeout would report.
-test-debug: kernel-debug perf
+test-debug: kernel-debug perf perf-pristine
 	@KOUT=$(KDOUT) TEST_TIMEOUT=1200 SUITE_TIMEOUT=9000 \
 		VM_APPEND=rcupdate.rcu_cpu_stall_timeout=60 tests/run-all
 
@@ -97,4 +97,4 @@ check-series: tree
 	@vm/check-series
 
 clean:
-	rm -rf $(KOUT) $(KDOUT) $(B)/kbuild-pristine $(POUT) $(B)/vm
+	rm -rf $(KOUT) $(KDOUT) $(B)/kbuild-pristine $(POUT) $(B)/perf-pristine $(B)/vm

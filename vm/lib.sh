@@ -14,6 +14,15 @@ die() { warn "$*"; exit 1; }
 # build/linux's first commit: Debian's linux-source-6.1 as it came.
 base_commit() { git -C "$SRC" rev-list --max-parents=0 HEAD | tail -n 1; }
 
+# A worktree of build/linux at a commit (made the first time).
+worktree_at() { # worktree commit
+	if [ ! -e "$1/.git" ]; then
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$1" "$2"
+	fi
+	git -C "$1" checkout -q --detach "$2"
+}
+
 # Build a commit of build/linux in a worktree of it, with the test config
 # (options that the commit's tree does not define yet are left out), for
 # make check-series and make bench's pristine kernel.  The log goes to
@@ -21,14 +30,20 @@ base_commit() { git -C "$SRC" rev-list --max-parents=0 HEAD | tail -n 1; }
 build_commit() { # worktree out commit make-target...
 	local wt=$1 out=$2 c=$3
 	shift 3
-	if [ ! -e "$wt/.git" ]; then
-		git -C "$SRC" worktree prune
-		git -C "$SRC" worktree add -q --detach "$wt" "$c"
-	fi
-	git -C "$wt" checkout -q --detach "$c"
+	worktree_at "$wt" "$c"
 	KCONFIG_PREFIX=1 "$TOP/vm/kconfig" "$wt" "$out" "$TOP/vm/kernel.config"
 	make -s -C "$wt" O="$out" CC="ccache gcc" -j"${JOBS:-$(nproc)}" "$@" \
 		>"$out/build.log" 2>&1 || { tail -30 "$out/build.log" >&2; return 1; }
+}
+
+# Build a tree's tools/perf into OUT, without the parts this machine has no
+# libraries for; the log goes to OUT/build.log, its tail to stderr if the
+# build fails.
+build_perf() { # tree out
+	mkdir -p "$2"
+	make -s -C "$1/tools/perf" O="$2" CC="ccache gcc" -j"${JOBS:-$(nproc)}" \
+		NO_LIBBPF=1 NO_BPF_SKEL=1 NO_JVMTI=1 NO_LIBPERL=1 \
+		>"$2/build.log" 2>&1 || { tail -40 "$2/build.log" >&2; return 1; }
 }
 
 # The non-comment, non-blank lines of a series file.
