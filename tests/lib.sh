@@ -129,18 +129,6 @@ probed_run() { # binary symbol target-args...
 
 # ---- perf -------------------------------------------------------------------
 
-# Start a bash that waits for a line on a fifo, then runs echo N times
-# (once to /dev/null, so one write(2) each); sets BPID.  Bash from the
-# distribution: nobody here wrote it.
-bash_echo_start() { # fifo n
-	local words
-	rm -f "$1"
-	mkfifo "$1"
-	words=$(seq "$2" | tr '\n' ' ')
-	bash -c "read go <'$1'; for i in $words; do echo \$i >/dev/null; done" &
-	BPID=$!
-}
-
 # perf probe with the arguments must fail, say the message (a grep -e
 # pattern) and leave no uprobe event; its output is shown.
 probe_refused() { # expected-message perf-probe-args...

@@ -26,12 +26,22 @@ target_go "$p"
 wait
 echo "ok: fork"
 
-# exec: bash echoes once, then execs a new bash that echoes twice.
+# exec: bash echoes once, then execs a new bash that echoes twice.  It
+# waits on a fifo, so that the probe is on its own bash (once the child
+# of this shell has exec'd, its command line is its own) and in place
+# before it echoes, however slow the machine.
 bash_bin=$(readlink -f /bin/bash)
 eoff=$(sym_offset "$bash_bin" echo_builtin)
-bash -c 'sleep 2; echo a; exec bash -c "echo b; echo c"' >/tmp/e.out &
+rm -f /tmp/e.go
+mkfifo /tmp/e.go
+bash -c 'read go </tmp/e.go; echo a; exec bash -c "echo b; echo c"' >/tmp/e.out &
 p=$!
+for i in $(seq 250); do
+	tr '\0' ' ' <"/proc/$p/cmdline" | grep -q 'read go' && break
+	sleep 0.02
+done
 sample_load "$p" "$(offset_vaddr "$p" "$bash_bin" "$eoff")"
+echo go >/tmp/e.go
 wait "$p"
 expect_eq "exec: output" "a b c" "$(echo $(cat /tmp/e.out))"
 expect_eq "exec: hits" 1 "$(sample_hits)"
