@@ -16,11 +16,18 @@ SHELL := /bin/bash
 
 TOP    := $(CURDIR)
 B      := $(TOP)/build
-SRC    := $(B)/linux
-KOUT   := $(B)/kbuild
-KDOUT  := $(B)/kbuild-debug$(if $(KASAN),-kasan)
-KDFRAG := vm/kernel.config vm/kernel-debug.config $(if $(KASAN),vm/kernel-kasan.config)
-POUT   := $(B)/perf
+# KERNEL=6.12: the 6.12 series, built and tested under build/6.12 (vm/lib.sh).
+# make test without KERNEL tests both kernels.
+TEST_KERNELS := $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL),6.1)
+KERNEL ?= 6.1
+export KERNEL
+KB     := $(if $(filter 6.1,$(KERNEL)),$(B),$(B)/$(KERNEL))
+SRC    := $(KB)/linux
+KOUT   := $(KB)/kbuild
+KDOUT  := $(KB)/kbuild-debug$(if $(KASAN),-kasan)
+KFRAG  := vm/kernel.config $(wildcard vm/kernel-$(KERNEL).config)
+KDFRAG := $(KFRAG) vm/kernel-debug.config $(if $(KASAN),vm/kernel-kasan.config)
+POUT   := $(KB)/perf
 JOBS   ?= $(shell nproc)
 # vm/deps installs ccache before anything is compiled, so the compiler
 # command is the same on a fresh machine and on the next run: deciding it
@@ -53,7 +60,7 @@ define build_kernel
 endef
 
 kernel: tree
-	$(call build_kernel,$(KOUT),vm/kernel.config)
+	$(call build_kernel,$(KOUT),$(KFRAG))
 
 kernel-debug: tree
 	$(call build_kernel,$(KDOUT),$(KDFRAG))
@@ -67,8 +74,9 @@ perf-pristine: tree
 
 build: kernel perf
 
-test: build perf-pristine
-	@tests/run-all
+# Each kernel's build, then its suite (tests/run-kernels)
+test:
+	@tests/run-kernels $(TEST_KERNELS)
 
 # Slower: the debug kernel boots in about a minute under TCG, over 21 s of
 # it in ACPI's AML interpreter (PCI IRQ routing), which RCU's default stall
@@ -97,4 +105,4 @@ check-series: tree
 	@vm/check-series
 
 clean:
-	rm -rf $(KOUT) $(KDOUT) $(B)/kbuild-pristine $(POUT) $(B)/perf-pristine $(B)/vm
+	rm -rf $(KOUT) $(KDOUT) $(KB)/kbuild-pristine $(POUT) $(KB)/perf-pristine $(B)/vm

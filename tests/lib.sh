@@ -8,7 +8,7 @@ TBIN=$B/tests
 # kselftest installs them (tests/Makefile), and the helpers they share
 # with the project's tests.
 KSFT_SRC=$SRC/tools/testing/selftests/ftrace
-UBIN=$B/kselftest/ftrace
+UBIN=$KB/kselftest/ftrace
 . "$KSFT_SRC/test.d/uprobe/functions"
 TRACING=/sys/kernel/tracing
 SAMPLE_KO=$KOUT/samples/uprobes/uprobe_example.ko
@@ -84,6 +84,28 @@ klog_mark() {
 }
 klog_since() { # marker
 	dmesg | sed -n "/$1/,\$p" | tail -n +2 | sed 's/^\[[ 0-9.]*\] //'
+}
+
+# ---- what the kernel's and perf's series have ------------------------------
+
+# Each series exists for 6.1; the 6.12 port goes series by series.  A test
+# of a part the kernel under test has no series for yet skips, naming it.
+has_jit_series() { [ -f "$KSFT_SRC/test.d/uprobe/pid_jit.tc" ]; }
+require_jit_series() {
+	has_jit_series || skip_test "no JIT series (kernel-patches/jit) for $KERNEL yet"
+}
+# What a PID:VADDR outside what can be probed gets: the JIT series lets
+# private anonymous executable memory be probed too.
+no_exec_error() {
+	if has_jit_series; then
+		echo "Address is not in executable private memory"
+	else
+		echo "Address is not in an executable file mapping"
+	fi
+}
+perf_has_pid() { perf probe -h 2>&1 | grep -q -- '--pid'; }
+require_perf_pid() {
+	perf_has_pid || skip_test "no perf probe -p: no perf series for $KERNEL yet"
 }
 
 # ---- programs driven through a fifo (drive_start) --------------------------

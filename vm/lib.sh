@@ -3,15 +3,28 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$TOP/build
-SRC=$B/linux
-KOUT=${KOUT:-$B/kbuild}	# build/kbuild-debug for make test-debug
-POUT=$B/perf
+# The kernel the series is for: 6.1 (Debian 12's) or 6.12 (Debian 13's,
+# and Debian 12's backport).  Each has its tree, builds and results in a
+# directory of its own, KB: build/6.12 for 6.12, and for 6.1 build/ itself.
+KERNEL=${KERNEL:-6.1}
+case $KERNEL in
+6.1) KB=$B ;;
+6.12) KB=$B/$KERNEL ;;
+*) echo "KERNEL=$KERNEL: this project has series for 6.1 and 6.12" >&2; exit 1 ;;
+esac
+SRC=$KB/linux
+KOUT=${KOUT:-$KB/kbuild}	# build/kbuild-debug for make test-debug
+POUT=$KB/perf
+# The test kernel's config fragments: vm/kernel.config, and what the kernel
+# adds to it (vm/kernel-6.12.config).
+KFRAGS="$TOP/vm/kernel.config"
+[ ! -f "$TOP/vm/kernel-$KERNEL.config" ] || KFRAGS="$KFRAGS $TOP/vm/kernel-$KERNEL.config"
 
 say() { printf '== %s\n' "$*"; }
 warn() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { warn "$*"; exit 1; }
 
-# build/linux's first commit: Debian's linux-source-6.1 as it came.
+# build/linux's first commit: Debian's linux-source-$KERNEL as it came.
 base_commit() { git -C "$SRC" rev-list --max-parents=0 HEAD | tail -n 1; }
 
 # A worktree of build/linux at a commit (made the first time).
@@ -31,7 +44,8 @@ build_commit() { # worktree out commit make-target...
 	local wt=$1 out=$2 c=$3
 	shift 3
 	worktree_at "$wt" "$c"
-	KCONFIG_PREFIX=1 "$TOP/vm/kconfig" "$wt" "$out" "$TOP/vm/kernel.config"
+	# shellcheck disable=SC2086
+	KCONFIG_PREFIX=1 "$TOP/vm/kconfig" "$wt" "$out" $KFRAGS
 	make -s -C "$wt" O="$out" CC="ccache gcc" -j"${JOBS:-$(nproc)}" "$@" \
 		>"$out/build.log" 2>&1 || { tail -30 "$out/build.log" >&2; return 1; }
 }
@@ -65,10 +79,23 @@ series_patches() { # series-file
 # series file; the area's series file lists every series' files as
 # DIR/FILE, cover letter first, in the order they apply (vm/export-patches
 # writes it).  In build/linux, the branch AREA/SERIES (kernel/core) points
-# at the last commit of that series.
+# at the last commit of that series.  6.12's series are in the 6.12
+# directory of each area, with their cover texts in Documentation/cover/6.12.
 AREAS="kernel tools-perf"
 
-area_dir() { echo "$TOP/$1-patches"; } # area
+area_dir() { # area
+	case $KERNEL in
+	6.1) echo "$TOP/$1-patches" ;;
+	*) echo "$TOP/$1-patches/$KERNEL" ;;
+	esac
+}
+
+# The cover text of a series (vm/export-patches).
+cover_text() { # area/series
+	local d=$TOP/Documentation/cover
+	[ "$KERNEL" = 6.1 ] || d=$d/$KERNEL
+	echo "$d/${1%%/*}-${1#*/}.txt"
+}
 
 # "area/series" for every series, in the order they apply.
 all_series() {
@@ -81,4 +108,9 @@ all_series() {
 	done
 }
 
-series_dir() { echo "$TOP/${1%%/*}-patches/${1#*/}"; } # area/series
+series_dir() { echo "$(area_dir "${1%%/*}")/${1#*/}"; } # area/series
+
+# Whether the kernel has a series in the area (6.12 has no perf series yet).
+has_series() { # area
+	[ -n "$(series_list "$(area_dir "$1")/series")" ]
+}

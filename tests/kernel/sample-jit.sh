@@ -7,6 +7,7 @@
 # right).
 set -eu
 . "$(dirname "$0")/../lib.sh"
+require_jit_series
 
 jit_start -w
 trap 'kill $DPID 2>/dev/null || true' EXIT

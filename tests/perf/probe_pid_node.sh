@@ -9,6 +9,8 @@
 # with node running on.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+require_jit_series
+require_perf_pid
 
 command -v node >/dev/null || skip_test "no node (vm/deps installs nodejs)"
 T=$TRACING

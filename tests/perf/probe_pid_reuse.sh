@@ -7,6 +7,7 @@
 # process, whose code stays its file's.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+require_perf_pid
 
 N=20
 T=/sys/kernel/tracing

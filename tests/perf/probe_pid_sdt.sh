@@ -7,6 +7,7 @@
 # counts per function, and nothing of the other one.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+require_perf_pid
 
 py=$(readlink -f /usr/bin/python3.11)
 [ -x "$py" ] || skip_test "no /usr/bin/python3.11"

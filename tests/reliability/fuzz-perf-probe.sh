@@ -16,6 +16,7 @@
 # The seed differs per run and is printed: FUZZ_SEED=N replays run N.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+require_perf_pid
 
 SEED=${FUZZ_SEED:-$((($(date +%s) ^ $$) % 1000000))}
 COUNT=${FUZZ_RUNS:-100}

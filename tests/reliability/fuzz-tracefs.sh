@@ -108,6 +108,9 @@ parts() {
 	PID_OK=("$own" "$own" "$own" "$OTHER" 1 "+$own")
 	PID_BAD=("$GONE" 0 -1 -4096 2 4294967297 2147483648
 		99999999999999999999999 abc "" "${own}x" "$(printf '0x%x' "$own")")
+	# 6.12 takes a bare name for a BTF argument, which uprobes have not
+	BARE_ARG_ERROR="Invalid fetch argument"
+	[ "$KERNEL" = 6.1 ] || BARE_ARG_ERROR="BTF is not available or not supported"
 	ADDR_OK=(@E@ @E@ @E2@ "@E@%return")
 	ADDR_BAD=("$data" "$stack" "$anon" "$rodata" 0x1000 0 0xffffffff81000000
 		0x1ffffffffffffffff 0x 0xzz "" -0x10 "@E@%ret" "@E@:@E@" "@E@(1)"
@@ -116,7 +119,7 @@ parts() {
 		%ax:x8 "+0(+0(%sp)):u64" "@$data:u64" "s=+0(%sp):string"
 		'$stack' '$stack99999' '\123' 'c=\"abc"' "-8(%sp):s16")
 	ARG_BAD=("%zz|Invalid register name|0" '$retval'
-		"arg1|Invalid fetch argument|0" "y=%di:u33|Unknown type is specified|6"
+		"arg1|$BARE_ARG_ERROR|0" "y=%di:u33|Unknown type is specified|6"
 		"x=|No argument expression|2" "=%ax|Argument name is not specified|0"
 		"+0(%sp|Dereference brace is not closed|6"
 		"+0(%di):strin|Unknown type is specified|8"
@@ -229,7 +232,7 @@ oracle_place() { # pid-word addr-word
 	if ! user_process "$PIDN"; then
 		want_err 1 0 "No such user process"
 	elif ! in_exec_range "$PIDN" "$a"; then
-		want_err 1 "$base" "Address is not in executable private memory"
+		want_err 1 "$base" "$(no_exec_error)"
 	elif [ -n "$ref" ]; then
 		# the counters made above are all below any mapping
 		want_err 1 "$refpos" "Reference counter is not in a writable file mapping"

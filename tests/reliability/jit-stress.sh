@@ -9,6 +9,7 @@
 # JIT_STRESS_SECONDS (30) in all.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+require_jit_series
 
 DUR=${JIT_STRESS_SECONDS:-30}
 W=/tmp/jit-stress
