@@ -195,13 +195,17 @@ value_pairs() { # name name
 		END { for (i = 1; i <= na && i <= nb; i++) print x[i], y[i] }' "$RAW"
 }
 
+# Numbers on stdin, one a line: "median q1 q3".
+quartiles() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		printf "%.3f %.3f %.3f\n", v[int(NR / 2) + 1],
+			v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
+}
+
 # The ratio of two configurations within each round (their repetitions
 # pair up in order): "median q1 q3".
 paired_stats() { # name name
-	value_pairs "$1" "$2" | awk '{ print $1 / $2 }' | sort -g |
-		awk '{ v[NR] = $1 } END {
-			printf "%.3f %.3f %.3f\n", v[int(NR / 2) + 1],
-				v[int(NR / 4) + 1], v[int(3 * NR / 4) + 1] }'
+	value_pairs "$1" "$2" | awk '{ print $1 / $2 }' | quartiles
 }
 
 # A target on a paired ratio, from its "median q1 q3": met when the
