@@ -18,7 +18,7 @@ TOP    := $(CURDIR)
 B      := $(TOP)/build
 # KERNEL=6.12: the 6.12 series, built and tested under build/6.12 (vm/lib.sh).
 # make test without KERNEL tests both kernels.
-TEST_KERNELS := $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL),6.1)
+TEST_KERNELS := $(if $(filter command line environment,$(origin KERNEL)),$(KERNEL),6.1 6.12)
 KERNEL ?= 6.1
 export KERNEL
 KB     := $(if $(filter 6.1,$(KERNEL)),$(B),$(B)/$(KERNEL))
